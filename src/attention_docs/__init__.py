@@ -1,0 +1,26 @@
+"""attention_docs: the tested library behind every figure of the attention_docs site."""
+
+from __future__ import annotations
+
+from .data import Dataset, make_dataset, true_function
+from .kernels import KERNELS, boxcar, constant, epanechnikov, gaussian, get_kernel
+from .plotting import heatmaps
+from .pooling import attention_weights, average_pooling, nadaraya_watson
+from .svg import figure_to_svg
+
+__all__ = [
+    "KERNELS",
+    "Dataset",
+    "attention_weights",
+    "average_pooling",
+    "boxcar",
+    "constant",
+    "epanechnikov",
+    "figure_to_svg",
+    "gaussian",
+    "get_kernel",
+    "heatmaps",
+    "make_dataset",
+    "nadaraya_watson",
+    "true_function",
+]

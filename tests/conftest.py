@@ -1,0 +1,40 @@
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE_SOURCES = ("mkdocs.yml", "docs", "hooks")
+
+
+def copy_site(destination: Path) -> Path:
+    """Copy what `mkdocs build` reads into a fresh folder, for fault injection."""
+    destination.mkdir(parents=True)
+    for name in SITE_SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name)
+        else:
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess:
+    """Run a strict `mkdocs build` of a project folder; never raises on failure."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
+        cwd=project, env=env, capture_output=True, text=True, timeout=600,
+    )
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """The real site, built strictly once per test session."""
+    site = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(ROOT, site)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return site

@@ -1,0 +1,220 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from statsmodels.nonparametric.kernel_regression import KernelReg
+
+from attention_docs import attention_weights, average_pooling, nadaraya_watson
+
+KERNEL_NAMES = ["gaussian", "boxcar", "constant", "epanechnikov"]
+
+
+def reference_kernel(name, u):
+    """Textbook kernel formulas, written independently of the library."""
+    if name == "gaussian":
+        return math.exp(-u * u / 2) / math.sqrt(2 * math.pi)
+    if name == "boxcar":
+        return 1.0 if abs(u) <= 1 else 0.0
+    if name == "constant":
+        return 1.0
+    return 0.75 * (1 - u * u) if abs(u) <= 1 else 0.0
+
+
+def loop_nadaraya_watson(x_train, y_train, x_query, kernel, bandwidth):
+    """Slow, direct Nadaraya-Watson with the documented no-key-in-reach rule."""
+    predictions, weights = [], []
+    for q in x_query:
+        k = [reference_kernel(kernel, (q - x) / bandwidth) for x in x_train]
+        total = sum(k)
+        if total == 0:  # no key in reach: share the weight among the nearest keys
+            d = [abs(q - x) for x in x_train]
+            k = [1.0 if di == min(d) else 0.0 for di in d]
+            total = sum(k)
+        row = [ki / total for ki in k]
+        weights.append(row)
+        predictions.append(sum(w * y for w, y in zip(row, y_train, strict=True)))
+    return np.array(predictions), np.array(weights)
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(7)
+    x_train = np.sort(rng.uniform(0, 5, 40))
+    y_train = np.sin(x_train) + rng.normal(0, 0.3, 40)
+    x_query = np.linspace(-0.5, 5.5, 37)
+    return x_train, y_train, x_query
+
+
+@pytest.mark.parametrize("kernel", KERNEL_NAMES)
+@pytest.mark.parametrize("bandwidth", [0.05, 0.3, 1.0, 4.0])
+def test_matches_loop_reference(data, kernel, bandwidth):
+    x_train, y_train, x_query = data
+    pred, weights = nadaraya_watson(
+        x_train, y_train, x_query, kernel=kernel, bandwidth=bandwidth
+    )
+    ref_pred, ref_weights = loop_nadaraya_watson(
+        x_train, y_train, x_query, kernel, bandwidth
+    )
+    np.testing.assert_allclose(weights, ref_weights, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(pred, ref_pred, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("bandwidth", [0.2, 0.7, 2.0])
+def test_matches_statsmodels_local_constant(seed, bandwidth):
+    rng = np.random.default_rng(seed)
+    x_train = rng.uniform(-3, 3, 80)
+    y_train = x_train**2 + rng.normal(0, 1, 80)
+    x_query = rng.uniform(-3, 3, 25)
+    model = KernelReg(
+        y_train, x_train, var_type="c", reg_type="lc", bw=[bandwidth], rng=seed
+    )
+    expected, _ = model.fit(x_query)
+    pred, _ = nadaraya_watson(x_train, y_train, x_query, bandwidth=bandwidth)
+    np.testing.assert_allclose(pred, expected, rtol=0, atol=1e-10)
+
+
+def test_shapes_and_rows_sum_to_one(data):
+    x_train, y_train, x_query = data
+    pred, weights = nadaraya_watson(x_train, y_train, x_query)
+    assert pred.shape == (37,)
+    assert weights.shape == (37, 40)
+    np.testing.assert_allclose(weights.sum(axis=1), 1, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pred, weights @ y_train, rtol=1e-12)
+
+
+def test_attention_weights_equal_nadaraya_watson_weights(data):
+    x_train, y_train, x_query = data
+    _, weights = nadaraya_watson(x_train, y_train, x_query, bandwidth=0.4)
+    np.testing.assert_array_equal(
+        attention_weights(x_train, x_query, bandwidth=0.4), weights
+    )
+
+
+def test_constant_kernel_is_average_pooling(data):
+    x_train, y_train, x_query = data
+    pred, _ = nadaraya_watson(x_train, y_train, x_query, kernel="constant")
+    np.testing.assert_allclose(pred, average_pooling(y_train, x_query), rtol=1e-13)
+
+
+def test_average_pooling():
+    np.testing.assert_array_equal(average_pooling([1.0, 2.0, 6.0], np.zeros(4)), [3] * 4)
+    assert average_pooling([1.0], []).shape == (0,)
+
+
+@pytest.mark.parametrize("kernel", KERNEL_NAMES)
+def test_far_query_returns_nearest_value(kernel):
+    x_train = np.array([0.0, 1.0, 2.0, 3.0])
+    y_train = np.array([10.0, 20.0, 30.0, 40.0])
+    h = 0.1
+    x_query = np.array([3.0 + 1e5 * h, -1e5 * h])
+    pred, weights = nadaraya_watson(x_train, y_train, x_query, kernel=kernel, bandwidth=h)
+    assert np.all(np.isfinite(weights))
+    if kernel == "constant":  # every key is in reach of a constant kernel
+        np.testing.assert_allclose(pred, [25.0, 25.0])
+    else:
+        np.testing.assert_array_equal(pred, [40.0, 10.0])
+        np.testing.assert_array_equal(weights[0], [0, 0, 0, 1])
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "boxcar", "epanechnikov"])
+def test_far_query_between_tied_keys_returns_their_mean(kernel):
+    x_train = np.array([-1.0, 1.0, 5.0])
+    y_train = np.array([2.0, 8.0, 100.0])
+    pred, weights = nadaraya_watson(
+        x_train, y_train, np.array([0.0]), kernel=kernel, bandwidth=1e-5
+    )
+    np.testing.assert_array_equal(pred, [5.0])
+    np.testing.assert_array_equal(weights, [[0.5, 0.5, 0.0]])
+
+
+def test_naive_formula_fails_where_stable_one_does_not():
+    """Guards the reason for the log-space form: exp underflows to 0/0 here."""
+    x_train, y_train, q = np.array([0.0, 1.0]), np.array([1.0, 3.0]), 50.0
+    with np.errstate(invalid="ignore"):
+        k = np.exp(-((q - x_train) ** 2) / 2)
+        assert np.isnan((k @ y_train) / k.sum())
+    pred, _ = nadaraya_watson(x_train, y_train, [q])
+    np.testing.assert_array_equal(pred, [3.0])
+
+
+def test_chunked_equals_unchunked():
+    rng = np.random.default_rng(3)
+    x_train, y_train = rng.normal(size=300), rng.normal(size=300)
+    x_query = rng.normal(size=1000)
+    whole, weights = nadaraya_watson(x_train, y_train, x_query, chunk_size=1000)
+    for chunk_size in (1, 7, 256):
+        pred, chunk_weights = nadaraya_watson(
+            x_train, y_train, x_query, chunk_size=chunk_size
+        )
+        np.testing.assert_array_equal(pred, whole)
+        np.testing.assert_array_equal(chunk_weights, weights)
+    pred, none = nadaraya_watson(
+        x_train, y_train, x_query, return_weights=False, chunk_size=13
+    )
+    assert none is None
+    np.testing.assert_array_equal(pred, whole)
+
+
+finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    x_train=arrays(float, st.integers(1, 30), elements=finite),
+    data=st.data(),
+    kernel=st.sampled_from(KERNEL_NAMES),
+    bandwidth=st.floats(1e-6, 1e6),
+)
+def test_weights_are_a_convex_combination(x_train, data, kernel, bandwidth):
+    y_train = data.draw(arrays(float, x_train.shape, elements=finite))
+    x_query = data.draw(arrays(float, st.integers(1, 10), elements=finite))
+    pred, weights = nadaraya_watson(
+        x_train, y_train, x_query, kernel=kernel, bandwidth=bandwidth
+    )
+    assert np.all((weights >= 0) & (weights <= 1))
+    np.testing.assert_allclose(weights.sum(axis=1), 1, rtol=0, atol=1e-12)
+    slack = 1e-12 * max(1.0, np.abs(y_train).max())
+    assert np.all(pred >= y_train.min() - slack)
+    assert np.all(pred <= y_train.max() + slack)
+
+
+BAD_INPUTS = [
+    ({"x_train": [0.0, 1.0], "y_train": [1.0]}, "same length"),
+    ({"x_train": [], "y_train": []}, "x_train must not be empty"),
+    ({"bandwidth": 0.0}, "bandwidth must be positive"),
+    ({"bandwidth": -1.0}, "bandwidth must be positive"),
+    ({"bandwidth": float("nan")}, "bandwidth must be positive"),
+    ({"bandwidth": float("inf")}, "bandwidth must be positive"),
+    ({"x_train": [0.0, float("nan")]}, "x_train contains NaN"),
+    ({"y_train": [0.0, float("inf")]}, "y_train contains NaN"),
+    ({"x_query": [float("nan")]}, "x_query contains NaN"),
+    ({"x_query": [[0.0]]}, "x_query must be one-dimensional"),
+    ({"kernel": "triangular"}, "unknown kernel 'triangular'"),
+    ({"chunk_size": 0}, "chunk_size"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), BAD_INPUTS)
+def test_bad_input_names_the_problem(change, message):
+    args = {"x_train": [0.0, 1.0], "y_train": [1.0, 2.0], "x_query": [0.5]}
+    args.update(change)
+    x_train, y_train, x_query = args.pop("x_train"), args.pop("y_train"), args.pop("x_query")
+    with pytest.raises(ValueError, match=message):
+        nadaraya_watson(x_train, y_train, x_query, **args)
+
+
+@pytest.mark.parametrize("bandwidth", ["1", None, True])
+def test_bandwidth_must_be_a_number(bandwidth):
+    with pytest.raises(TypeError, match="bandwidth"):
+        nadaraya_watson([0.0], [1.0], [0.0], bandwidth=bandwidth)
+
+
+def test_average_pooling_rejects_bad_values():
+    with pytest.raises(ValueError, match="y_train must not be empty"):
+        average_pooling([], [0.0])
+    with pytest.raises(ValueError, match="y_train contains NaN"):
+        average_pooling([float("nan")], [0.0])

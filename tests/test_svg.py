@@ -1,0 +1,81 @@
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from attention_docs import figure_to_svg, heatmaps
+
+
+def sample_figure(labels=("Keys", "Queries"), lang="en"):
+    matrices = np.random.default_rng(0).uniform(size=(1, 2, 10, 10))
+    return heatmaps(matrices, xlabel=labels[0], ylabel=labels[1], lang=lang)
+
+
+def test_same_figure_same_bytes():
+    first = figure_to_svg(sample_figure(), alt="weights")
+    second = figure_to_svg(sample_figure(), alt="weights")
+    assert first.encode() == second.encode()
+
+
+def test_is_wellformed_svg_with_text_as_text():
+    svg = figure_to_svg(sample_figure(), alt="weights")
+    root = ET.fromstring(svg)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    texts = [el.text for el in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "Keys" in texts and "Queries" in texts
+    assert "<path" in svg and "glyph" not in svg  # glyphs are not drawn as paths
+
+
+def test_no_date_metadata_or_prologue():
+    svg = figure_to_svg(sample_figure(), alt="weights")
+    assert svg.startswith("<svg")
+    for unwanted in ("<?xml", "<!DOCTYPE", "<metadata", "dc:date", "Matplotlib v", "<!--"):
+        assert unwanted not in svg
+
+
+def test_every_reference_resolves_and_ids_are_unique():
+    svg = figure_to_svg(sample_figure(), alt="weights")
+    ids = re.findall(r'\sid="([^"]+)"', svg)
+    assert len(ids) == len(set(ids))
+    for target in re.findall(r'(?:url\(#|href="#)([^)"]+)', svg):
+        assert target in ids
+
+
+def test_different_figures_do_not_share_ids_or_classes():
+    a = figure_to_svg(sample_figure(), alt="a")
+    b = figure_to_svg(sample_figure(("K", "Q")), alt="b")
+    names = re.compile(r'(?:id|class)="([^"]+)"')
+    shared = (set(names.findall(a)) & set(names.findall(b))) - {"ad-figure"}
+    assert not shared
+
+
+def test_styles_are_scoped_to_the_figure():
+    svg = figure_to_svg(sample_figure(), alt="weights")
+    for rule in re.findall(r"<style>(.*?)</style>", svg):
+        for selector in re.findall(r"([^{}]+)\{", rule):
+            assert selector.startswith((".f", ".ad-figure "))
+
+
+def test_alt_text_is_the_title_and_escaped():
+    svg = figure_to_svg(sample_figure(), alt='A <b>"bold"</b> & co')
+    root = ET.fromstring(svg)
+    assert root.get("role") == "img"
+    assert root.find("{http://www.w3.org/2000/svg}title").text == 'A <b>"bold"</b> & co'
+
+
+def test_chinese_text_stays_text():
+    svg = figure_to_svg(sample_figure(("键", "查询"), lang="zh"), alt="热图")
+    assert ">键</text>" in svg and ">查询</text>" in svg
+    assert "Noto Sans CJK SC" in svg or "Source Han Sans SC" in svg or "WenQuanYi" in svg
+
+
+@pytest.mark.parametrize(("fig", "alt", "error"), [
+    ("not a figure", "x", TypeError),
+    (Figure(), "", ValueError),
+    (Figure(), "   ", ValueError),
+])
+def test_bad_arguments(fig, alt, error):
+    with pytest.raises(error):
+        figure_to_svg(fig, alt=alt)
