@@ -1,3 +1,7 @@
-"""MkDocs hooks for the site; the logic lives in attention_docs.site and is tested there."""
+"""MkDocs hooks for the site; the logic lives in attention_docs.site, tested there."""
 
-from attention_docs.site import on_config, on_page_content, on_page_markdown  # noqa: F401
+from attention_docs.site import (  # noqa: F401
+    on_config,
+    on_page_content,
+    on_page_markdown,
+)

@@ -27,7 +27,11 @@ def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
-        cwd=project, env=env, capture_output=True, text=True, timeout=600,
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 

@@ -2,10 +2,8 @@
 
 import json
 import re
-from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, copy_site, mkdocs_build
 
 pytestmark = pytest.mark.slow
@@ -18,7 +16,10 @@ def test_home_page_has_a_figure_computed_at_build_time(built_site, lang):
     assert f'<html lang="{lang}"' in html
     svgs = re.findall(r'<svg role="img" class="ad-figure".*?</svg>', html, re.DOTALL)
     assert len(svgs) == 1
-    labels = {"en": (">Keys</text>", ">Queries</text>"), "zh": (">键</text>", ">查询</text>")}
+    labels = {
+        "en": (">Keys</text>", ">Queries</text>"),
+        "zh": (">键</text>", ">查询</text>"),
+    }
     for text in labels[lang]:
         assert text in svgs[0]
     # The source code block is not shown; only its output is.
@@ -41,8 +42,11 @@ def test_no_request_to_other_servers(built_site, lang):
 
 
 def test_no_figure_file_is_committed_under_docs():
-    images = [p for p in (ROOT / "docs").rglob("*")
-              if p.suffix.lower() in {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"}]
+    images = [
+        p
+        for p in (ROOT / "docs").rglob("*")
+        if p.suffix.lower() in {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"}
+    ]
     assert images == []
 
 
@@ -50,7 +54,9 @@ def test_chinese_search_index_is_segmented(built_site):
     index = json.loads((built_site / "search" / "search_index.json").read_text("utf-8"))
     # The browser splits words on this pattern; it must include U+200B.
     assert index["config"]["separator"] == "[\\s\\u200b\\-]+"
-    zh_text = " ".join(d["text"] for d in index["docs"] if d["location"].startswith("zh/"))
+    zh_text = " ".join(
+        d["text"] for d in index["docs"] if d["location"].startswith("zh/")
+    )
     # jieba splits Chinese into words, marked by zero-width spaces.
     assert "\u200b注意力\u200b" in zh_text
     assert "\u200b权重\u200b" in zh_text
@@ -66,5 +72,7 @@ def test_raising_block_fails_the_build_and_names_the_page(tmp_path, page):
     result = mkdocs_build(project, tmp_path / "site")
     output = result.stdout + result.stderr
     assert result.returncode != 0
-    assert f"docs/{page}: markdown_exec: Execution of python code block exited" in output
+    assert (
+        f"docs/{page}: markdown_exec: Execution of python code block exited" in output
+    )
     assert "injected failure" in output

@@ -6,8 +6,9 @@ from attention_docs import fonts
 
 def test_cjk_family_is_registered_and_covers_chinese():
     family = fonts.cjk_family()
-    path = font_manager.findfont(font_manager.FontProperties(family=family),
-                                 fallback_to_default=False)
+    path = font_manager.findfont(
+        font_manager.FontProperties(family=family), fallback_to_default=False
+    )
     font = font_manager.get_font(path)
     for char in "注意力汇聚查询键值":
         assert font.get_char_index(ord(char)) != 0, char

@@ -25,7 +25,9 @@ def test_density_kernels_integrate_to_one(kernel):
 
 
 def test_boxcar_and_constant():
-    np.testing.assert_array_equal(boxcar(np.array([-1.5, -1, 0, 1, 1.01])), [0, 1, 1, 1, 0])
+    np.testing.assert_array_equal(
+        boxcar(np.array([-1.5, -1, 0, 1, 1.01])), [0, 1, 1, 1, 0]
+    )
     np.testing.assert_array_equal(constant(np.array([-1e9, 0, 3])), [1, 1, 1])
 
 

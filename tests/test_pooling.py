@@ -101,7 +101,9 @@ def test_constant_kernel_is_average_pooling(data):
 
 
 def test_average_pooling():
-    np.testing.assert_array_equal(average_pooling([1.0, 2.0, 6.0], np.zeros(4)), [3] * 4)
+    np.testing.assert_array_equal(
+        average_pooling([1.0, 2.0, 6.0], np.zeros(4)), [3] * 4
+    )
     assert average_pooling([1.0], []).shape == (0,)
 
 
@@ -111,7 +113,9 @@ def test_far_query_returns_nearest_value(kernel):
     y_train = np.array([10.0, 20.0, 30.0, 40.0])
     h = 0.1
     x_query = np.array([3.0 + 1e5 * h, -1e5 * h])
-    pred, weights = nadaraya_watson(x_train, y_train, x_query, kernel=kernel, bandwidth=h)
+    pred, weights = nadaraya_watson(
+        x_train, y_train, x_query, kernel=kernel, bandwidth=h
+    )
     assert np.all(np.isfinite(weights))
     if kernel == "constant":  # every key is in reach of a constant kernel
         np.testing.assert_allclose(pred, [25.0, 25.0])
@@ -202,7 +206,11 @@ BAD_INPUTS = [
 def test_bad_input_names_the_problem(change, message):
     args = {"x_train": [0.0, 1.0], "y_train": [1.0, 2.0], "x_query": [0.5]}
     args.update(change)
-    x_train, y_train, x_query = args.pop("x_train"), args.pop("y_train"), args.pop("x_query")
+    x_train, y_train, x_query = (
+        args.pop("x_train"),
+        args.pop("y_train"),
+        args.pop("x_query"),
+    )
     with pytest.raises(ValueError, match=message):
         nadaraya_watson(x_train, y_train, x_query, **args)
 

@@ -31,7 +31,14 @@ def test_is_wellformed_svg_with_text_as_text():
 def test_no_date_metadata_or_prologue():
     svg = figure_to_svg(sample_figure(), alt="weights")
     assert svg.startswith("<svg")
-    for unwanted in ("<?xml", "<!DOCTYPE", "<metadata", "dc:date", "Matplotlib v", "<!--"):
+    for unwanted in (
+        "<?xml",
+        "<!DOCTYPE",
+        "<metadata",
+        "dc:date",
+        "Matplotlib v",
+        "<!--",
+    ):
         assert unwanted not in svg
 
 
@@ -68,14 +75,19 @@ def test_alt_text_is_the_title_and_escaped():
 def test_chinese_text_stays_text():
     svg = figure_to_svg(sample_figure(("键", "查询"), lang="zh"), alt="热图")
     assert ">键</text>" in svg and ">查询</text>" in svg
-    assert "Noto Sans CJK SC" in svg or "Source Han Sans SC" in svg or "WenQuanYi" in svg
+    assert (
+        "Noto Sans CJK SC" in svg or "Source Han Sans SC" in svg or "WenQuanYi" in svg
+    )
 
 
-@pytest.mark.parametrize(("fig", "alt", "error"), [
-    ("not a figure", "x", TypeError),
-    (Figure(), "", ValueError),
-    (Figure(), "   ", ValueError),
-])
+@pytest.mark.parametrize(
+    ("fig", "alt", "error"),
+    [
+        ("not a figure", "x", TypeError),
+        (Figure(), "", ValueError),
+        (Figure(), "   ", ValueError),
+    ],
+)
 def test_bad_arguments(fig, alt, error):
     with pytest.raises(error):
         figure_to_svg(fig, alt=alt)

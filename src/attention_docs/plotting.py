@@ -79,9 +79,13 @@ def heatmaps(
         raise ValueError("matrices contains NaN or infinite values")
     rows, cols = matrices.shape[:2]
     if titles is not None and len(titles) != cols:
-        raise ValueError(f"titles must have one entry per column ({cols}), got {len(titles)}")
+        raise ValueError(
+            f"titles must have one entry per column ({cols}), got {len(titles)}"
+        )
     with figure_style(lang):
-        fig = Figure(figsize=(panel_size * cols + 0.8, panel_size * rows), layout="constrained")
+        fig = Figure(
+            figsize=(panel_size * cols + 0.8, panel_size * rows), layout="constrained"
+        )
         axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
         for ax in axes.flat:
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))

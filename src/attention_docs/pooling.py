@@ -97,22 +97,35 @@ def attention_weights(
         key reaches.
     """
     return nadaraya_watson(
-        x_train, np.zeros_like(np.asarray(x_train, dtype=float)), x_query,
-        kernel=kernel, bandwidth=bandwidth,
+        x_train,
+        np.zeros_like(np.asarray(x_train, dtype=float)),
+        x_query,
+        kernel=kernel,
+        bandwidth=bandwidth,
     )[1]
 
 
 @overload
 def nadaraya_watson(
-    x_train: np.ndarray, y_train: np.ndarray, x_query: np.ndarray, *,
-    kernel: str = ..., bandwidth: float = ...,
-    return_weights: Literal[True] = ..., chunk_size: int | None = ...,
+    x_train: np.ndarray,
+    y_train: np.ndarray,
+    x_query: np.ndarray,
+    *,
+    kernel: str = ...,
+    bandwidth: float = ...,
+    return_weights: Literal[True] = ...,
+    chunk_size: int | None = ...,
 ) -> tuple[np.ndarray, np.ndarray]: ...
 @overload
 def nadaraya_watson(
-    x_train: np.ndarray, y_train: np.ndarray, x_query: np.ndarray, *,
-    kernel: str = ..., bandwidth: float = ...,
-    return_weights: Literal[False], chunk_size: int | None = ...,
+    x_train: np.ndarray,
+    y_train: np.ndarray,
+    x_query: np.ndarray,
+    *,
+    kernel: str = ...,
+    bandwidth: float = ...,
+    return_weights: Literal[False],
+    chunk_size: int | None = ...,
 ) -> tuple[np.ndarray, None]: ...
 
 
@@ -167,7 +180,11 @@ def nadaraya_watson(
     bandwidth = _check_bandwidth(bandwidth)
     if chunk_size is None:
         chunk_size = max(1, MAX_CHUNK_ELEMENTS // x_train.size)
-    elif isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+    elif (
+        isinstance(chunk_size, bool)
+        or not isinstance(chunk_size, int)
+        or chunk_size < 1
+    ):
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
 
     predictions = np.empty(x_query.size)

@@ -12,9 +12,13 @@ from __future__ import annotations
 import html
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from latex2mathml.converter import convert
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.pages import Page
 
 _INLINE = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.DOTALL)
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', re.DOTALL)
@@ -77,7 +81,7 @@ _EXEC_LOGGER = "mkdocs.plugins.markdown_exec"
 _PAGE_FILTER = PageInWarnings()
 
 
-def on_config(config: Any, **_: Any) -> Any:
+def on_config(config: MkDocsConfig, **_: object) -> MkDocsConfig:
     """MkDocs hook: reset per-build state and attach the page-naming filter."""
     _PAGE_FILTER.page = None
     for handler in logging.getLogger("mkdocs").handlers:
@@ -86,13 +90,13 @@ def on_config(config: Any, **_: Any) -> Any:
     return config
 
 
-def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
+def on_page_markdown(markdown: str, page: Page, **_: object) -> str:
     """MkDocs hook: remember which page markdown-exec is about to run."""
     _PAGE_FILTER.page = f"docs/{page.file.src_uri}"
     return markdown
 
 
-def on_page_content(html_content: str, page: Any, **_: Any) -> str:
+def on_page_content(html_content: str, page: Page, **_: object) -> str:
     """MkDocs hook: typeset the page's math at build time."""
     try:
         return render_math(html_content)

@@ -6,7 +6,6 @@ import hashlib
 import html
 import io
 import re
-
 import xml.etree.ElementTree as ET
 
 import matplotlib as mpl
@@ -49,7 +48,7 @@ _GROUP = f"{{{_SVG_NS}}}g"
 
 
 def _unwrap_groups(parent: ET.Element) -> None:
-    """Replace every attribute-less ``<g>`` by its children, which it does not affect."""
+    """Replace every attribute-less ``<g>`` by its children; it changes nothing."""
     children = []
     for child in parent:
         _unwrap_groups(child)
@@ -132,8 +131,7 @@ def figure_to_svg(fig: Figure, *, alt: str) -> str:
     head, body = svg.split(">", 1)
     head = head.replace(
         "<svg",
-        '<svg role="img" class="ad-figure" '
-        'style="max-width: 100%; height: auto"',
+        '<svg role="img" class="ad-figure" style="max-width: 100%; height: auto"',
         1,
     )
     return f"{head}><title>{label}</title>{body}\n"
