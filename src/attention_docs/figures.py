@@ -1,16 +1,113 @@
 """One function per figure published on the site, each returning inline SVG.
 
 Pages call these, one call per figure, with the language of the page. The
-English and the Chinese page run the same code; only ``lang`` differs.
+English and the Chinese page run the same code; only ``lang`` differs. Every
+figure is computed from the library: the data set, the pooling functions and
+the trained model.
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from .labels import label
-from .plotting import heatmaps
+from . import diagrams
+from .data import Dataset, make_dataset
+from .kernels import KERNELS
+from .labels import check_lang, label
+from .model import TrainingResult, predict, train
+from .plotting import curves, heatmaps, regression_panels
+from .pooling import average_pooling, cv_bandwidth, loo_cv_error, nadaraya_watson
 from .svg import figure_to_svg
+
+# The chapter's data set and training recipes.
+DATA_SEED = 0
+N_TRAIN = 50
+SHORT_RECIPE = {"epochs": 5, "lr": 0.5}  # a few large steps: w overshoots
+LONG_RECIPE = {"epochs": 300, "lr": 0.5}  # the same steps, run to convergence
+COMPARED_KERNELS = ("boxcar", "constant", "epanechnikov", "gaussian")
+COMPARED_BANDWIDTHS = (0.1, 0.4, 1.0)
+
+
+def chapter_data() -> Dataset:
+    """The data set used by every figure of the attention-pooling chapter."""
+    return make_dataset(N_TRAIN, seed=DATA_SEED)
+
+
+@functools.cache
+def trained(epochs: int, lr: float) -> TrainingResult:
+    """The parametric model trained on :func:`chapter_data` (memoised; pure)."""
+    data = chapter_data()
+    return train(data.x_train, data.y_train, epochs=epochs, lr=lr, seed=DATA_SEED)
+
+
+def _names(lang: str) -> dict[str, str]:
+    keys = ("truth", "prediction", "samples", "x", "y")
+    return {key: label(key, lang) for key in keys}
+
+
+def _fit(prediction: np.ndarray, title: str, alt: str, lang: str) -> str:
+    data = chapter_data()
+    fig = regression_panels(
+        data.x_test,
+        data.y_truth,
+        prediction.reshape(1, 1, -1),
+        data.x_train,
+        data.y_train,
+        names=_names(lang),
+        titles=[[title]],
+        lang=lang,
+    )
+    return figure_to_svg(fig, alt=alt)
+
+
+def _weights_heatmap(weights: np.ndarray, name: str, narrow: bool, lang: str) -> str:
+    fig = heatmaps(
+        weights[None, None],
+        xlabel=label("sorted_training_inputs", lang),
+        ylabel=label("test_inputs", lang),
+        lang=lang,
+        panel_size=3.4,
+    )
+    detail = label("weights_detail_narrow" if narrow else "weights_detail_wide", lang)
+    return figure_to_svg(fig, alt=label("weights_alt", lang, name=name, detail=detail))
+
+
+def saliency_cue(lang: str = "en") -> str:
+    """The desk scene with gaze drawn to the red cup (a nonvolitional cue)."""
+    return _scene("cup", "saliency", lang)
+
+
+def volitional_cue(lang: str = "en") -> str:
+    """The desk scene with gaze directed to the book by the task (a volitional cue)."""
+    return _scene("book", "volitional", lang)
+
+
+def _scene(focus: str, cue: str, lang: str) -> str:
+    names = {name: label(name, lang) for name in diagrams.SCENE_OBJECTS}
+    fig = diagrams.attention_cue_scene(
+        focus, names=names, caption=label(f"{cue}_caption", lang), lang=lang
+    )
+    return figure_to_svg(fig, alt=label(f"{cue}_alt", lang))
+
+
+def qkv_diagram(lang: str = "en") -> str:
+    """The attention framework: queries, keys, values and attention pooling."""
+    keys = {
+        "key": "key",
+        "value": "value",
+        "keys": "keys_caption",
+        "values": "values_caption",
+        "query": "query_box",
+        "pooling": "pooling_box",
+        "output": "output_box",
+        "weights": "weights_caption",
+    }
+    text = {name: label(key, lang) for name, key in keys.items()}
+    return figure_to_svg(
+        diagrams.qkv_framework(text=text, lang=lang), alt=label("qkv_alt", lang)
+    )
 
 
 def identity_heatmap(lang: str = "en", size: int = 10) -> str:
@@ -28,3 +125,180 @@ def identity_heatmap(lang: str = "en", size: int = 10) -> str:
         weights, xlabel=label("keys", lang), ylabel=label("queries", lang), lang=lang
     )
     return figure_to_svg(fig, alt=label("identity_alt", lang))
+
+
+def softmax_heatmap(lang: str = "en", size: int = 10, seed: int = 0) -> str:
+    """Heatmap of a row-wise softmax of a random matrix (an exercise).
+
+    Parameters:
+        lang: Language of the figure text.
+        size: Number of queries and keys.
+        seed: Seed of the random matrix.
+
+    Returns:
+        The figure as an inline ``<svg>`` element.
+    """
+    scores = np.random.default_rng(seed).normal(size=(size, size))  # (n_q, n_k)
+    scores -= scores.max(axis=1, keepdims=True)
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    fig = heatmaps(
+        weights[None, None],
+        xlabel=label("keys", lang),
+        ylabel=label("queries", lang),
+        lang=lang,
+    )
+    return figure_to_svg(fig, alt=label("softmax_alt", lang, n=size))
+
+
+def average_pooling_fit(lang: str = "en") -> str:
+    """Average pooling: the same prediction, the mean of all targets, everywhere."""
+    check_lang(lang)
+    data = chapter_data()
+    name = label("average_pooling", lang)
+    prediction = average_pooling(data.y_train, data.x_test)
+    return _fit(prediction, name, label("fit_alt", lang, name=name), lang)
+
+
+def nadaraya_watson_fit(
+    lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
+) -> str:
+    """Nonparametric attention pooling: the Nadaraya-Watson prediction."""
+    data = chapter_data()
+    prediction, _ = nadaraya_watson(
+        data.x_train, data.y_train, data.x_test, kernel=kernel, bandwidth=bandwidth
+    )
+    title = label("kernel_title", lang, kernel=label(kernel, lang), bandwidth=bandwidth)
+    return _fit(prediction, title, label("fit_alt", lang, name=title), lang)
+
+
+def nadaraya_watson_weights(
+    lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
+) -> str:
+    """Attention weights of every test input over the sorted training inputs."""
+    data = chapter_data()
+    _, weights = nadaraya_watson(
+        data.x_train, data.y_train, data.x_test, kernel=kernel, bandwidth=bandwidth
+    )
+    title = label("kernel_title", lang, kernel=label(kernel, lang), bandwidth=bandwidth)
+    return _weights_heatmap(weights, title, narrow=bandwidth < 0.5, lang=lang)
+
+
+def kernel_shapes(lang: str = "en") -> str:
+    """The four kernels K(u) side by side on one axis."""
+    u = np.linspace(-2.5, 2.5, 501)
+    series = [
+        (label(name, lang), KERNELS[name].function(u)) for name in COMPARED_KERNELS
+    ]
+    fig = curves(
+        u,
+        series,
+        xlabel=label("u", lang),
+        ylabel=label("kernel_value", lang),
+        lang=lang,
+        size=(4.8, 2.6),
+    )
+    return figure_to_svg(fig, alt=label("kernels_alt", lang))
+
+
+def kernel_comparison(lang: str = "en") -> str:
+    """Predictions for every kernel (rows) and several bandwidths (columns)."""
+    data = chapter_data()
+    predictions = np.array(
+        [
+            [
+                nadaraya_watson(
+                    data.x_train,
+                    data.y_train,
+                    data.x_test,
+                    kernel=kernel,
+                    bandwidth=h,
+                    return_weights=False,
+                )[0]
+                for h in COMPARED_BANDWIDTHS
+            ]
+            for kernel in COMPARED_KERNELS
+        ]
+    )  # (n_kernels, n_bandwidths, n_test)
+    titles = [
+        [
+            label("kernel_title", lang, kernel=label(kernel, lang), bandwidth=h)
+            for h in COMPARED_BANDWIDTHS
+        ]
+        for kernel in COMPARED_KERNELS
+    ]
+    fig = regression_panels(
+        data.x_test,
+        data.y_truth,
+        predictions,
+        None,  # no samples: twelve panels of them would triple the size
+        None,
+        names=_names(lang),
+        titles=titles,
+        lang=lang,
+        panel_size=(2.4, 1.8),
+    )
+    return figure_to_svg(fig, alt=label("comparison_alt", lang))
+
+
+def parametric_loss_curve(lang: str = "en") -> str:
+    """Training loss of the parametric model over the short recipe's epochs."""
+    result = trained(**SHORT_RECIPE)
+    epochs = np.arange(result.losses.size)
+    fig = curves(
+        epochs,
+        [(label("loss", lang), result.losses)],
+        xlabel=label("epoch", lang),
+        ylabel=label("loss", lang),
+        lang=lang,
+        size=(4.2, 2.6),
+    )
+    return figure_to_svg(fig, alt=label("loss_alt", lang))
+
+
+def _trained_title(result: TrainingResult, lang: str) -> str:
+    w = result.model.w.item()
+    return label("trained_title", lang, w=w, h=result.model.bandwidth)
+
+
+def parametric_fit(lang: str = "en") -> str:
+    """Prediction of the parametric model after the short recipe."""
+    data = chapter_data()
+    result = trained(**SHORT_RECIPE)
+    prediction, _ = predict(result.model, data.x_train, data.y_train, data.x_test)
+    title = _trained_title(result, lang)
+    return _fit(prediction, title, label("fit_alt", lang, name=title), lang)
+
+
+def parametric_weights(lang: str = "en") -> str:
+    """Attention weights of the parametric model after the short recipe."""
+    data = chapter_data()
+    result = trained(**SHORT_RECIPE)
+    _, weights = predict(result.model, data.x_train, data.y_train, data.x_test)
+    title = _trained_title(result, lang)
+    return _weights_heatmap(
+        weights, title, narrow=result.model.bandwidth < 0.5, lang=lang
+    )
+
+
+def cv_bandwidth_curve(lang: str = "en") -> str:
+    """Leave-one-out error against bandwidth, with h_cv and the learned h marked."""
+    data = chapter_data()
+    bandwidths = np.geomspace(0.02, 3.0, 200)
+    errors = loo_cv_error(data.x_train, data.y_train, bandwidths)
+    marks = [(cv_bandwidth(data.x_train, data.y_train), label("h_cv", lang))]
+    for recipe in (SHORT_RECIPE, LONG_RECIPE):
+        result = trained(**recipe)
+        marks.append(
+            (result.model.bandwidth, label("h_learned", lang, epochs=recipe["epochs"]))
+        )
+    fig = curves(
+        bandwidths,
+        [(label("loo_error", lang), errors)],
+        marks=marks,
+        xlabel=label("bandwidth", lang),
+        ylabel=label("loo_error", lang),
+        log_x=True,
+        lang=lang,
+        size=(5.2, 3.0),
+    )
+    return figure_to_svg(fig, alt=label("cv_alt", lang))

@@ -6,19 +6,171 @@ LANGUAGES = ("en", "zh")
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
+        # axes and legends
         "keys": "Keys",
         "queries": "Queries",
+        "x": "x",
+        "y": "y",
+        "truth": "Truth",
+        "prediction": "Prediction",
+        "samples": "Samples",
+        "sorted_training_inputs": "Sorted training inputs",
+        "test_inputs": "Test inputs",
+        "epoch": "Epoch",
+        "loss": "Training loss (sum of squares)",
+        "bandwidth": "Bandwidth h",
+        "loo_error": "Leave-one-out error CV(h)",
+        "h_cv": "h selected by cross-validation",
+        "h_learned": "learned h, {epochs} epochs",
+        "kernel_value": "K(u)",
+        "u": "u",
+        # titles
+        "average_pooling": "Average pooling",
+        "gaussian": "Gaussian",
+        "boxcar": "Boxcar",
+        "constant": "Constant",
+        "epanechnikov": "Epanechnikov",
+        "kernel_title": "{kernel}, h = {bandwidth:g}",
+        "trained_title": "Learned w = {w:.2f} (h = {h:.3f})",
+        # drawings
+        "newspaper": "newspaper",
+        "paper": "research paper",
+        "notebook": "notebook",
+        "book": "book",
+        "cup": "coffee cup",
+        "saliency_caption": "nonvolitional cue:\nthe red cup stands out",
+        "volitional_caption": "volitional cue:\nthe task is to read",
+        "key": "Key",
+        "value": "Value",
+        "keys_caption": "Keys\n(nonvolitional cues)",
+        "values_caption": "Values\n(sensory inputs)",
+        "query_box": "Query\n(volitional cue)",
+        "pooling_box": "Attention\npooling",
+        "output_box": "Output",
+        "weights_caption": "attention weights",
+        # text alternatives
         "identity_alt": (
             "Heatmap of a 10 by 10 attention-weight matrix that is the identity: "
             "each query puts all its weight on the key with the same index."
+        ),
+        "softmax_alt": (
+            "Heatmap of the softmax of a random {n} by {n} matrix: every row is a "
+            "set of positive weights that sum to one, spread unevenly over the keys."
+        ),
+        "saliency_alt": (
+            "Five objects on a desk: a newspaper, a research paper, a notebook and "
+            "a book in black and white, and a red coffee cup. An arrow from an eye "
+            "goes to the red cup, which stands out without any intention."
+        ),
+        "volitional_alt": (
+            "The same five objects. This time the arrow from the eye goes to the "
+            "book, because the task is to read."
+        ),
+        "qkv_alt": (
+            "Diagram of attention pooling: three keys, each paired with a value. "
+            "The query is compared with every key; the attention weights pool the "
+            "values into one output."
+        ),
+        "fit_alt": (
+            "Training samples, the true function and the {name} prediction over "
+            "inputs from 0 to 5."
+        ),
+        "weights_alt": (
+            "Heatmap of {name} attention weights: one row per test input, one "
+            "column per sorted training input. {detail}"
+        ),
+        "weights_detail_wide": "The weight lies in a band along the diagonal.",
+        "weights_detail_narrow": "The weight lies in a narrow band on the diagonal.",
+        "kernels_alt": (
+            "The four kernels plotted against u: boxcar, constant, Gaussian and "
+            "Epanechnikov."
+        ),
+        "comparison_alt": (
+            "A grid of predictions, one row per kernel and one column per "
+            "bandwidth. Small bandwidths give wiggly fits, large ones flat fits; "
+            "the constant kernel gives the mean everywhere."
+        ),
+        "loss_alt": "Training loss per epoch of the parametric model.",
+        "cv_alt": (
+            "Leave-one-out error against bandwidth on a log scale, with the "
+            "bandwidth chosen by cross-validation and the learned bandwidths marked."
         ),
     },
     "zh": {
         "keys": "键",
         "queries": "查询",
+        "x": "x",
+        "y": "y",
+        "truth": "真实函数",
+        "prediction": "预测",
+        "samples": "样本",
+        "sorted_training_inputs": "排序后的训练输入",
+        "test_inputs": "测试输入",
+        "epoch": "迭代周期",
+        "loss": "训练损失（平方和）",
+        "bandwidth": "带宽 h",
+        "loo_error": "留一法误差 CV(h)",
+        "h_cv": "交叉验证选出的 h",
+        "h_learned": "训练 {epochs} 个周期学到的 h",
+        "kernel_value": "K(u)",
+        "u": "u",
+        "average_pooling": "平均汇聚",
+        "gaussian": "高斯核",
+        "boxcar": "矩形核",
+        "constant": "常数核",
+        "epanechnikov": "Epanechnikov 核",
+        "kernel_title": "{kernel}，h = {bandwidth:g}",
+        "trained_title": "学到的 w = {w:.2f}（h = {h:.3f}）",
+        "newspaper": "报纸",
+        "paper": "研究论文",
+        "notebook": "笔记本",
+        "book": "书",
+        "cup": "咖啡杯",
+        "saliency_caption": "非自主性提示：\n红色的杯子很醒目",
+        "volitional_caption": "自主性提示：\n任务是读书",
+        "key": "键",
+        "value": "值",
+        "keys_caption": "键\n（非自主性提示）",
+        "values_caption": "值\n（感官输入）",
+        "query_box": "查询\n（自主性提示）",
+        "pooling_box": "注意力汇聚",
+        "output_box": "输出",
+        "weights_caption": "注意力权重",
         "identity_alt": (
             "10×10 注意力权重矩阵的热图，矩阵为单位矩阵："
             "每个查询把全部权重放在序号相同的键上。"
+        ),
+        "softmax_alt": (
+            "对一个 {n}×{n} 随机矩阵按行做 softmax 后的热图："
+            "每一行都是一组和为一的正权重，在各个键上分布不均。"
+        ),
+        "saliency_alt": (
+            "桌上有五件物品：报纸、研究论文、笔记本和书都是黑白的，"
+            "还有一个红色咖啡杯。从眼睛出发的箭头指向红色咖啡杯，它无需刻意就引人注目。"
+        ),
+        "volitional_alt": "同样的五件物品。这一次眼睛的箭头指向书，因为任务是读书。",
+        "qkv_alt": (
+            "注意力汇聚示意图：三个键，每个键与一个值配对。"
+            "查询与每个键比较，得到的注意力权重把各个值汇聚为一个输出。"
+        ),
+        "fit_alt": "训练样本、真实函数以及{name}在 0 到 5 之间的预测。",
+        "weights_alt": (
+            "{name}注意力权重的热图：每行对应一个测试输入，"
+            "每列对应一个排序后的训练输入。{detail}"
+        ),
+        "weights_detail_wide": "权重集中在对角线附近的一条带上。",
+        "weights_detail_narrow": "权重集中在对角线上的一条窄带里。",
+        "kernels_alt": (
+            "四个核函数关于 u 的曲线：矩形核、常数核、高斯核和 Epanechnikov 核。"
+        ),
+        "comparison_alt": (
+            "预测结果的网格图，每行一个核函数，每列一个带宽。"
+            "带宽小时拟合曲线抖动，带宽大时趋于平坦；常数核处处给出平均值。"
+        ),
+        "loss_alt": "参数化模型每个迭代周期的训练损失。",
+        "cv_alt": (
+            "留一法误差随带宽变化的曲线（对数坐标），"
+            "并标出交叉验证选出的带宽和训练学到的带宽。"
         ),
     },
 }
@@ -38,12 +190,13 @@ def check_lang(lang: str) -> str:
     return lang
 
 
-def label(key: str, lang: str) -> str:
-    """Figure text for a key in a language.
+def label(key: str, lang: str, **fields: object) -> str:
+    """Figure text for a key in a language, with ``{fields}`` filled in.
 
     Parameters:
         key: The name of the text, e.g. ``"queries"``.
         lang: ``"en"`` or ``"zh"``.
+        **fields: Values for the placeholders in the text.
 
     Returns:
         The text in that language.
@@ -51,4 +204,4 @@ def label(key: str, lang: str) -> str:
     table = LABELS[check_lang(lang)]
     if key not in table:
         raise KeyError(f"no {lang!r} label for {key!r}")
-    return table[key]
+    return table[key].format(**fields) if fields else table[key]

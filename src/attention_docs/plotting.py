@@ -13,7 +13,12 @@ from collections.abc import Iterator, Sequence
 import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import (
+    FormatStrFormatter,
+    LogLocator,
+    MaxNLocator,
+    NullLocator,
+)
 
 from .fonts import families
 from .labels import check_lang
@@ -102,4 +107,154 @@ def heatmaps(
             if titles is not None and i == 0:
                 ax.set_title(titles[j])
         fig.colorbar(image, ax=axes, shrink=0.6)
+    return fig
+
+
+def _finite(name: str, values: object, ndim: int) -> np.ndarray:
+    array = np.asarray(values, dtype=float)
+    if array.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return array
+
+
+def regression_panels(
+    x_test: np.ndarray,
+    y_truth: np.ndarray,
+    predictions: np.ndarray,
+    x_train: np.ndarray | None,
+    y_train: np.ndarray | None,
+    *,
+    names: dict[str, str],
+    titles: np.ndarray | None = None,
+    lang: str = "en",
+    panel_size: tuple[float, float] = (3.6, 2.6),
+) -> Figure:
+    """Plot samples, the truth and one or more predictions, one per panel.
+
+    Parameters:
+        x_test: Test inputs, shape (n_test,).
+        y_truth: The noise-free target at ``x_test``, shape (n_test,).
+        predictions: Predictions at ``x_test``, shape (rows, cols, n_test).
+        x_train: Training inputs, shape (n_train,), or None to leave the
+            samples out (a grid of many panels stays small that way).
+        y_train: Training targets, shape (n_train,), or None.
+        names: Text for ``"truth"``, ``"prediction"``, ``"samples"``, ``"x"``
+            and ``"y"`` (legend entries and axis labels).
+        titles: Panel titles of shape (rows, cols), or None.
+        lang: Language of the text, which decides the fonts.
+        panel_size: Width and height of one panel, in inches.
+
+    Returns:
+        The figure; the legend is on the first panel.
+    """
+    x_test = _finite("x_test", x_test, 1)
+    predictions = _finite("predictions", predictions, 3)
+    if predictions.shape[2] != x_test.size or np.shape(y_truth) != x_test.shape:
+        raise ValueError(
+            f"predictions {predictions.shape} and y_truth {np.shape(y_truth)} "
+            f"must end in n_test = {x_test.size}"
+        )
+    if (x_train is None) != (y_train is None):
+        raise ValueError("x_train and y_train must both be given or both be None")
+    if x_train is not None and np.shape(x_train) != np.shape(y_train):
+        raise ValueError(
+            f"x_train {np.shape(x_train)} and y_train {np.shape(y_train)} differ"
+        )
+    rows, cols = predictions.shape[:2]
+    if titles is not None and np.shape(titles) != (rows, cols):
+        raise ValueError(
+            f"titles must have shape {(rows, cols)}, got {np.shape(titles)}"
+        )
+    with figure_style(lang):
+        fig = Figure(
+            figsize=(panel_size[0] * cols, panel_size[1] * rows), layout="constrained"
+        )
+        axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+        for (i, j), ax in np.ndenumerate(axes):
+            if x_train is not None:
+                ax.plot(
+                    x_train,
+                    y_train,
+                    "o",
+                    color="C0",
+                    alpha=0.5,
+                    ms=3,
+                    label=names["samples"],
+                )
+            ax.plot(x_test, y_truth, "-", color="C1", label=names["truth"])
+            ax.plot(
+                x_test,
+                predictions[i, j],
+                "--",
+                color="C2",
+                lw=1.8,
+                label=names["prediction"],
+            )
+            if titles is not None:
+                ax.set_title(titles[i][j])
+            if i == rows - 1:
+                ax.set_xlabel(names["x"])
+            if j == 0:
+                ax.set_ylabel(names["y"])
+        axes[0, 0].legend(loc="lower left", fontsize=7, frameon=False)
+    return fig
+
+
+def curves(
+    x: np.ndarray,
+    series: Sequence[tuple[str, np.ndarray]],
+    *,
+    xlabel: str,
+    ylabel: str,
+    marks: Sequence[tuple[float, str]] = (),
+    log_x: bool = False,
+    log_y: bool = False,
+    lang: str = "en",
+    size: tuple[float, float] = (4.8, 3.0),
+) -> Figure:
+    """Plot one or more curves against a shared x, with labelled vertical marks.
+
+    Parameters:
+        x: Shared x values, shape (n,).
+        series: ``(label, y)`` pairs, each y of shape (n,).
+        xlabel: Label of the x axis.
+        ylabel: Label of the y axis.
+        marks: ``(x, label)`` pairs drawn as dotted vertical lines.
+        log_x: Use a logarithmic x axis.
+        log_y: Use a logarithmic y axis.
+        lang: Language of the text, which decides the fonts.
+        size: Figure width and height, in inches.
+
+    Returns:
+        The figure.
+    """
+    x = _finite("x", x, 1)
+    if not series:
+        raise ValueError("series must hold at least one (label, y) pair")
+    with figure_style(lang):
+        fig = Figure(figsize=size, layout="constrained")
+        ax = fig.subplots()
+        for label, y in series:
+            y = _finite(f"series {label!r}", y, 1)
+            if y.shape != x.shape:
+                raise ValueError(f"series {label!r} has shape {y.shape}, x {x.shape}")
+            ax.plot(x, y, label=label)
+        # The first mark is wide and light, the others thin and dark, so marks
+        # that coincide stay visible.
+        styles = [{"color": "C1", "lw": 4, "alpha": 0.45, "ls": "solid"}]
+        styles += [{"color": "0.15", "lw": 1.2, "ls": ls} for ls in ("--", "-.", ":")]
+        for index, (position, label) in enumerate(marks):
+            ax.axvline(position, label=label, **styles[min(index, 3)])
+        ax.set(xlabel=xlabel, ylabel=ylabel)
+        if log_x:
+            ax.set_xscale("log")
+            ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
+            ax.xaxis.set_minor_locator(NullLocator())
+        if log_y:
+            ax.set_yscale("log")
+        if len(series) + len(marks) > 1:
+            ax.legend(fontsize=7, framealpha=0.9, edgecolor="none")
     return fig

@@ -45,6 +45,21 @@ def _check_bandwidth(bandwidth: object) -> float:
     return float(bandwidth)
 
 
+def _check_pairs(
+    x_train: object, y_train: object, kernel: str, bandwidth: object
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Validate keys, values, kernel name and bandwidth together."""
+    x_train = _as_vector("x_train", x_train)
+    y_train = _as_vector("y_train", y_train)
+    if x_train.shape != y_train.shape:
+        raise ValueError(
+            "x_train and y_train must have the same length, "
+            f"got {x_train.size} and {y_train.size}"
+        )
+    get_kernel(kernel)
+    return x_train, y_train, _check_bandwidth(bandwidth)
+
+
 def average_pooling(y_train: np.ndarray, x_query: np.ndarray) -> np.ndarray:
     """Predict the mean of all training targets for every query.
 
@@ -61,18 +76,29 @@ def average_pooling(y_train: np.ndarray, x_query: np.ndarray) -> np.ndarray:
 
 
 def _weights_block(
-    x_train: np.ndarray, x_query: np.ndarray, kernel: str, bandwidth: float
+    x_train: np.ndarray,
+    x_query: np.ndarray,
+    kernel: str,
+    bandwidth: float,
+    exclude: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Attention weights for a block of queries, normalised in log space."""
+    """Attention weights for a block of queries, normalised in log space.
+
+    ``exclude`` (n_query, n_train) marks (query, key) pairs that get no weight.
+    """
     diff = x_query[:, None] - x_train[None, :]  # (n_query, n_train)
     with np.errstate(over="ignore", invalid="ignore"):
         log_k = get_kernel(kernel).log_function(diff / bandwidth)
+    distance = np.abs(diff)
+    if exclude is not None:
+        log_k[exclude] = -np.inf
+        distance[exclude] = np.inf
     top = log_k.max(axis=1, keepdims=True)  # (n_query, 1)
     empty = ~np.isfinite(top[:, 0])  # no key has a positive kernel value
     weights = np.exp(log_k - np.where(empty[:, None], 0.0, top))
     if np.any(empty):
-        distance = np.abs(diff[empty])
-        weights[empty] = distance == distance.min(axis=1, keepdims=True)
+        nearest = distance[empty]
+        weights[empty] = nearest == nearest.min(axis=1, keepdims=True)
     return weights / weights.sum(axis=1, keepdims=True)
 
 
@@ -168,16 +194,8 @@ def nadaraya_watson(
         attention weights of shape (n_query, n_train) whose rows sum to 1
         (``None`` when ``return_weights`` is False).
     """
-    x_train = _as_vector("x_train", x_train)
-    y_train = _as_vector("y_train", y_train)
+    x_train, y_train, bandwidth = _check_pairs(x_train, y_train, kernel, bandwidth)
     x_query = _as_vector("x_query", x_query, allow_empty=True)
-    if x_train.shape != y_train.shape:
-        raise ValueError(
-            "x_train and y_train must have the same length, "
-            f"got {x_train.size} and {y_train.size}"
-        )
-    get_kernel(kernel)
-    bandwidth = _check_bandwidth(bandwidth)
     if chunk_size is None:
         chunk_size = max(1, MAX_CHUNK_ELEMENTS // x_train.size)
     elif (
@@ -196,3 +214,114 @@ def nadaraya_watson(
         if weights is not None:
             weights[rows] = block
     return predictions, weights
+
+
+def leave_one_out(
+    x_train: np.ndarray,
+    y_train: np.ndarray,
+    *,
+    kernel: str = "gaussian",
+    bandwidth: float = 1.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Predict each training target from all the other training pairs.
+
+    Training input i is the query and every pair except pair i is a key and
+    value: the estimate that leave-one-out cross-validation scores.
+
+    Parameters:
+        x_train: Training inputs, shape (n_train,), with n_train ≥ 2.
+        y_train: Training targets, shape (n_train,).
+        kernel: ``"gaussian"``, ``"boxcar"``, ``"constant"`` or ``"epanechnikov"``.
+        bandwidth: The kernel width h > 0.
+
+    Returns:
+        ``(predictions, weights)``: predictions of shape (n_train,) and weights
+        of shape (n_train, n_train) with a zero diagonal and rows summing to 1.
+    """
+    x_train, y_train, bandwidth = _check_pairs(x_train, y_train, kernel, bandwidth)
+    if x_train.size < 2:
+        raise ValueError("leave-one-out needs at least 2 training pairs")
+    self_pairs = np.eye(x_train.size, dtype=bool)  # (n_train, n_train)
+    weights = _weights_block(x_train, x_train, kernel, bandwidth, exclude=self_pairs)
+    return (weights * y_train).sum(axis=1), weights
+
+
+def loo_cv_error(
+    x_train: np.ndarray,
+    y_train: np.ndarray,
+    bandwidths: np.ndarray,
+    *,
+    kernel: str = "gaussian",
+) -> np.ndarray:
+    """Leave-one-out least-squares cross-validation error for each bandwidth.
+
+    CV(h) = (1/n) Σ_i (y_i - f_{-i}(x_i))², where f_{-i} is the estimate
+    without pair i. The bandwidth that minimises it is the least-squares
+    cross-validation choice.
+
+    Parameters:
+        x_train: Training inputs, shape (n_train,).
+        y_train: Training targets, shape (n_train,).
+        bandwidths: Bandwidths to score, shape (n_bandwidths,).
+        kernel: The kernel name.
+
+    Returns:
+        CV(h) for each bandwidth, shape (n_bandwidths,).
+    """
+    bandwidths = _as_vector("bandwidths", bandwidths)
+    errors = []
+    for h in bandwidths:
+        predictions, _ = leave_one_out(x_train, y_train, kernel=kernel, bandwidth=h)
+        errors.append(np.mean((np.asarray(y_train, dtype=float) - predictions) ** 2))
+    return np.array(errors)
+
+
+def cv_bandwidth(
+    x_train: np.ndarray,
+    y_train: np.ndarray,
+    *,
+    kernel: str = "gaussian",
+    low: float = 1e-3,
+    high: float = 1e3,
+    tol: float = 1e-9,
+) -> float:
+    """The bandwidth that least-squares cross-validation selects.
+
+    A log-spaced grid over [low, high] finds the best bracket, then a
+    golden-section search refines it, so the global minimum on the grid's
+    resolution is found even when CV(h) has several local minima.
+
+    Parameters:
+        x_train: Training inputs, shape (n_train,).
+        y_train: Training targets, shape (n_train,).
+        kernel: The kernel name.
+        low: Smallest bandwidth considered.
+        high: Largest bandwidth considered.
+        tol: Relative width of the final bracket.
+
+    Returns:
+        The bandwidth h_cv minimising :func:`loo_cv_error`.
+    """
+    if not 0 < low < high or not np.isfinite(high):
+        raise ValueError(f"need 0 < low < high < inf, got low={low}, high={high}")
+    grid = np.geomspace(low, high, 241)
+    errors = loo_cv_error(x_train, y_train, grid, kernel=kernel)
+    best = int(np.argmin(errors))
+    a, b = np.log(grid[max(best - 1, 0)]), np.log(grid[min(best + 1, grid.size - 1)])
+
+    def error(log_h: float) -> float:
+        return float(loo_cv_error(x_train, y_train, [np.exp(log_h)], kernel=kernel)[0])
+
+    ratio = (np.sqrt(5) - 1) / 2
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = error(c), error(d)
+    while b - a > tol:
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - ratio * (b - a)
+            fc = error(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + ratio * (b - a)
+            fd = error(d)
+    return float(np.exp((a + b) / 2))
