@@ -40,3 +40,144 @@ def test_identity_heatmap_is_deterministic():
 def test_identity_heatmap_unknown_language():
     with pytest.raises(ValueError, match="lang"):
         figures.identity_heatmap("fr")
+
+
+ALL_FIGURES = [
+    "saliency_cue",
+    "volitional_cue",
+    "qkv_diagram",
+    "identity_heatmap",
+    "softmax_heatmap",
+    "average_pooling_fit",
+    "nadaraya_watson_fit",
+    "nadaraya_watson_weights",
+    "kernel_shapes",
+    "kernel_comparison",
+    "parametric_loss_curve",
+    "parametric_fit",
+    "parametric_weights",
+    "cv_bandwidth_curve",
+]
+CJK = re.compile(r">[^<]*[\u4e00-\u9fff][^<]*</text>")
+
+
+@pytest.mark.parametrize("name", ALL_FIGURES)
+def test_every_figure_in_both_languages(name):
+    en, zh = getattr(figures, name)("en"), getattr(figures, name)("zh")
+    assert en.startswith("<svg") and zh.startswith("<svg")
+    assert not CJK.search(en)
+    assert CJK.search(zh), "a Chinese figure must carry Chinese text"
+    title = re.search(r"<title>(.*?)</title>", zh).group(1)
+    assert re.search(r"[\u4e00-\u9fff]", title), "the text alternative is Chinese too"
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """Make figure functions hand back the matplotlib Figure instead of SVG."""
+    monkeypatch.setattr(figures, "figure_to_svg", lambda fig, alt: fig)
+    return figures
+
+
+def line(ax, label):
+    (match,) = [ln for ln in ax.get_lines() if ln.get_label() == label]
+    return match.get_ydata()
+
+
+DATA = figures.chapter_data()
+
+
+def test_average_pooling_fit_plots_the_mean(drawn):
+    ax = drawn.average_pooling_fit("en").axes[0]
+    np.testing.assert_allclose(line(ax, "Prediction"), DATA.y_train.mean())
+    np.testing.assert_array_equal(line(ax, "Samples"), DATA.y_train)
+    np.testing.assert_array_equal(
+        line(ax, "Truth"), 2 * np.sin(DATA.x_test) + DATA.x_test**0.8
+    )
+
+
+@pytest.mark.parametrize(("kernel", "bandwidth"), [("gaussian", 1.0), ("boxcar", 0.3)])
+def test_nadaraya_watson_figures_plot_its_output(drawn, kernel, bandwidth):
+    pred, weights = figures.nadaraya_watson(
+        DATA.x_train, DATA.y_train, DATA.x_test, kernel=kernel, bandwidth=bandwidth
+    )
+    ax = drawn.nadaraya_watson_fit("en", kernel=kernel, bandwidth=bandwidth).axes[0]
+    np.testing.assert_array_equal(line(ax, "Prediction"), pred)
+    heatmap = drawn.nadaraya_watson_weights("zh", kernel=kernel, bandwidth=bandwidth)
+    np.testing.assert_array_equal(heatmap.axes[0].images[0].get_array(), weights)
+    assert heatmap.axes[0].get_xlabel() == "排序后的训练输入"
+
+
+def test_kernel_comparison_grid(drawn):
+    fig = drawn.kernel_comparison("en")
+    panels = fig.axes
+    assert len(panels) == len(figures.COMPARED_KERNELS) * len(
+        figures.COMPARED_BANDWIDTHS
+    )
+    for index, ax in enumerate(panels):
+        kernel = figures.COMPARED_KERNELS[index // 3]
+        h = figures.COMPARED_BANDWIDTHS[index % 3]
+        expected, _ = figures.nadaraya_watson(
+            DATA.x_train, DATA.y_train, DATA.x_test, kernel=kernel, bandwidth=h
+        )
+        np.testing.assert_array_equal(line(ax, "Prediction"), expected)
+        assert ax.get_title() == f"{kernel.capitalize()}, h = {h:g}"
+
+
+def test_kernel_shapes_plot_the_kernels(drawn):
+    ax = drawn.kernel_shapes("en").axes[0]
+    u = ax.get_lines()[0].get_xdata()
+    np.testing.assert_allclose(
+        line(ax, "Epanechnikov"), np.clip(0.75 * (1 - u**2), 0, None)
+    )
+    np.testing.assert_allclose(
+        line(ax, "Gaussian"), np.exp(-(u**2) / 2) / np.sqrt(2 * np.pi)
+    )
+
+
+def test_parametric_figures_show_the_trained_model(drawn):
+    result = figures.trained(**figures.SHORT_RECIPE)
+    ax = drawn.parametric_loss_curve("en").axes[0]
+    np.testing.assert_array_equal(ax.get_lines()[0].get_ydata(), result.losses)
+    # Same w as the model trained here, independently of the cache.
+    fresh = figures.train(DATA.x_train, DATA.y_train, **figures.SHORT_RECIPE)
+    assert fresh.ws.tobytes() == result.ws.tobytes()
+    fit = drawn.parametric_fit("en").axes[0]
+    expected, _ = figures.nadaraya_watson(
+        DATA.x_train, DATA.y_train, DATA.x_test, bandwidth=1 / abs(result.ws[-1])
+    )
+    np.testing.assert_allclose(line(fit, "Prediction"), expected, rtol=1e-10)
+    assert f"w = {result.ws[-1]:.2f}" in fit.get_title()
+
+
+def test_cv_curve_marks_h_cv_and_learned_bandwidths(drawn):
+    ax = drawn.cv_bandwidth_curve("en").axes[0]
+    h_cv = figures.cv_bandwidth(DATA.x_train, DATA.y_train)
+    marks = {ln.get_label(): ln.get_xdata()[0] for ln in ax.get_lines()[1:]}
+    assert marks["h selected by cross-validation"] == pytest.approx(h_cv)
+    short = figures.trained(**figures.SHORT_RECIPE).model.bandwidth
+    long = figures.trained(**figures.LONG_RECIPE).model.bandwidth
+    assert marks["learned h, 5 epochs"] == pytest.approx(short)
+    assert marks["learned h, 300 epochs"] == pytest.approx(h_cv, rel=1e-5)
+    assert long == pytest.approx(h_cv, rel=1e-5)
+    h = ax.get_lines()[0].get_xdata()
+    np.testing.assert_allclose(
+        ax.get_lines()[0].get_ydata(),
+        figures.loo_cv_error(DATA.x_train, DATA.y_train, h),
+    )
+
+
+def test_softmax_heatmap_rows_sum_to_one(drawn):
+    weights = drawn.softmax_heatmap("en", size=6, seed=2).axes[0].images[0].get_array()
+    assert weights.shape == (6, 6)
+    np.testing.assert_allclose(weights.sum(axis=1), 1)
+    scores = np.random.default_rng(2).normal(size=(6, 6))
+    np.testing.assert_array_equal(np.argmax(weights, axis=1), np.argmax(scores, axis=1))
+
+
+def test_cue_figures_point_at_cup_then_book(drawn):
+    from matplotlib.patches import FancyArrowPatch
+
+    for name, target in (("saliency_cue", "cup"), ("volitional_cue", "book")):
+        fig = getattr(drawn, name)("zh")
+        (arrow,) = [p for p in fig.axes[0].patches if isinstance(p, FancyArrowPatch)]
+        assert arrow._posA_posB[1][0] == figures.diagrams._CENTERS[target]

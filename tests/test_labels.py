@@ -10,9 +10,27 @@ def test_every_language_has_every_key():
     assert keys["zh"] == keys["en"]
 
 
+# Symbols and formula names that read the same in both languages.
+SAME_IN_BOTH = {"x", "y", "u", "kernel_value", "epanechnikov"}
+
+
 def test_chinese_labels_are_chinese():
     for key, text in LABELS["zh"].items():
-        assert re.search(r"[\u4e00-\u9fff]", text), key
+        if key in SAME_IN_BOTH:
+            assert text.replace(" 核", "") == LABELS["en"][key], key
+        else:
+            assert re.search(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]", text), key
+
+
+def test_placeholders_match_between_languages():
+    fields = re.compile(r"\{(\w+)")
+    for key, text in LABELS["en"].items():
+        assert set(fields.findall(text)) == set(fields.findall(LABELS["zh"][key])), key
+
+
+def test_label_fills_in_fields():
+    assert label("h_learned", "en", epochs=5) == "learned h, 5 epochs"
+    assert label("h_learned", "zh", epochs=5) == "训练 5 个周期学到的 h"
 
 
 def test_lookup_and_errors():

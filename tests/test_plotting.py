@@ -4,6 +4,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from attention_docs import heatmaps
+from attention_docs.plotting import curves, regression_panels
 
 
 def test_each_panel_shows_its_matrix():
@@ -54,3 +55,77 @@ def test_titles_must_match_columns():
 def test_unknown_language():
     with pytest.raises(ValueError, match="lang"):
         heatmaps(np.ones((1, 1, 2, 2)), xlabel="k", ylabel="q", lang="fr")
+
+
+NAMES = {"truth": "T", "prediction": "P", "samples": "S", "x": "x", "y": "y"}
+
+
+def test_regression_panels_draw_the_given_data():
+    x_test = np.linspace(0, 5, 20)
+    predictions = np.random.default_rng(1).normal(size=(2, 2, 20))
+    x_train, y_train = np.arange(5.0), np.arange(5.0) ** 2
+    fig = regression_panels(
+        x_test,
+        np.sin(x_test),
+        predictions,
+        x_train,
+        y_train,
+        names=NAMES,
+        titles=[["a", "b"], ["c", "d"]],
+    )
+    for index, ax in enumerate(fig.axes):
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        np.testing.assert_array_equal(lines["S"].get_ydata(), y_train)
+        np.testing.assert_array_equal(lines["T"].get_ydata(), np.sin(x_test))
+        np.testing.assert_array_equal(
+            lines["P"].get_ydata(), predictions.reshape(4, 20)[index]
+        )
+        assert ax.get_title() == "abcd"[index]
+    assert fig.axes[0].get_legend() is not None
+
+
+def test_regression_panels_without_samples():
+    x_test = np.linspace(0, 1, 5)
+    fig = regression_panels(x_test, x_test, np.ones((1, 1, 5)), None, None, names=NAMES)
+    assert [line.get_label() for line in fig.axes[0].get_lines()] == ["T", "P"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((np.ones(5), np.ones(5), np.ones((1, 1, 4)), None, None), "n_test"),
+        ((np.ones(5), np.ones(5), np.ones((1, 5)), None, None), "3-dimensional"),
+        ((np.ones(5), np.ones(5), np.ones((1, 1, 5)), np.ones(3), None), "both"),
+        ((np.ones(5), np.ones(5), np.full((1, 1, 5), np.nan), None, None), "NaN"),
+    ],
+)
+def test_regression_panels_bad_input(args, message):
+    with pytest.raises(ValueError, match=message):
+        regression_panels(*args, names=NAMES)
+
+
+def test_curves_draw_series_and_marks():
+    x = np.geomspace(0.1, 10, 30)
+    fig = curves(
+        x,
+        [("a", x**2), ("b", np.log(x))],
+        xlabel="h",
+        ylabel="e",
+        marks=[(1.0, "m1"), (2.0, "m2")],
+        log_x=True,
+    )
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    np.testing.assert_array_equal(lines["a"].get_ydata(), x**2)
+    np.testing.assert_array_equal(lines["b"].get_ydata(), np.log(x))
+    assert list(lines["m1"].get_xdata()) == [1.0, 1.0]
+    assert list(lines["m2"].get_xdata()) == [2.0, 2.0]
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "linear"
+    assert ax.get_xlabel() == "h" and ax.get_ylabel() == "e"
+
+
+def test_curves_bad_input():
+    with pytest.raises(ValueError, match="at least one"):
+        curves(np.ones(3), [], xlabel="x", ylabel="y")
+    with pytest.raises(ValueError, match="shape"):
+        curves(np.ones(3), [("a", np.ones(4))], xlabel="x", ylabel="y")

@@ -1,0 +1,115 @@
+import numpy as np
+import pytest
+import torch
+from statsmodels.nonparametric.kernel_regression import KernelReg
+
+from attention_docs import make_dataset, nadaraya_watson
+from attention_docs.model import (
+    NadarayaWatsonRegressor,
+    leave_one_out_pairs,
+    predict,
+    train,
+)
+from attention_docs.pooling import cv_bandwidth, leave_one_out
+
+DATA = make_dataset(50, seed=0)
+
+
+def test_forward_is_gaussian_nadaraya_watson_with_bandwidth_one_over_w():
+    model = NadarayaWatsonRegressor(w=-2.5)  # the sign of w does not matter
+    pred, weights = predict(model, DATA.x_train, DATA.y_train, DATA.x_test)
+    expected, expected_weights = nadaraya_watson(
+        DATA.x_train, DATA.y_train, DATA.x_test, bandwidth=0.4
+    )
+    assert model.bandwidth == pytest.approx(0.4)
+    np.testing.assert_allclose(pred, expected, rtol=1e-12)
+    np.testing.assert_allclose(weights, expected_weights, rtol=1e-10, atol=1e-15)
+
+
+def test_forward_shapes_use_batch_matrix_multiplication():
+    model = NadarayaWatsonRegressor()
+    queries = torch.zeros(4, dtype=torch.float64)
+    keys = torch.arange(12, dtype=torch.float64).reshape(4, 3)
+    pred, weights = model(queries, keys, keys * 2)
+    assert pred.shape == (4,) and weights.shape == (4, 3)
+    torch.testing.assert_close(weights.sum(dim=1), torch.ones(4, dtype=torch.float64))
+
+
+def test_forward_rejects_mismatched_shapes():
+    model = NadarayaWatsonRegressor()
+    with pytest.raises(ValueError, match="expected queries"):
+        model(torch.zeros(3), torch.zeros(3, 2), torch.zeros(3, 4))
+
+
+def test_leave_one_out_pairs_drop_exactly_the_own_pair():
+    x = torch.tensor([10.0, 20.0, 30.0, 40.0])
+    keys, values = leave_one_out_pairs(x, x + 1)
+    expected = [[20, 30, 40], [10, 30, 40], [10, 20, 40], [10, 20, 30]]
+    torch.testing.assert_close(keys, torch.tensor(expected, dtype=x.dtype))
+    torch.testing.assert_close(values, keys + 1)
+    with pytest.raises(ValueError, match="n >= 2"):
+        leave_one_out_pairs(x[:1], x[:1])
+
+
+def test_training_loss_is_n_times_the_cv_criterion():
+    result = train(DATA.x_train, DATA.y_train, epochs=0, w=3.0)
+    pred, _ = leave_one_out(DATA.x_train, DATA.y_train, bandwidth=1 / 3)
+    expected = np.sum((pred - DATA.y_train) ** 2)
+    assert result.losses[0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_training_lowers_the_loss():
+    result = train(DATA.x_train, DATA.y_train, epochs=5, lr=0.5)
+    assert result.losses.shape == result.ws.shape == (6,)
+    assert result.losses[-1] < result.losses[0]
+    assert result.ws[-1] == result.model.w.item()
+
+
+def test_training_is_deterministic_for_a_seed():
+    a = train(DATA.x_train, DATA.y_train, epochs=5, seed=3)
+    b = train(DATA.x_train, DATA.y_train, epochs=5, seed=3)
+    c = train(DATA.x_train, DATA.y_train, epochs=5, seed=4)
+    assert a.losses.tobytes() == b.losses.tobytes()
+    assert a.ws[0] != c.ws[0]
+
+
+def test_converged_bandwidth_is_the_cross_validation_bandwidth():
+    result = train(DATA.x_train, DATA.y_train, epochs=300, lr=0.5)
+    h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
+    assert result.model.bandwidth == pytest.approx(h_cv, rel=1e-6)
+    statsmodels_h = KernelReg(
+        DATA.y_train, DATA.x_train, var_type="c", reg_type="lc", bw="cv_ls", rng=0
+    ).bw[0]
+    assert result.model.bandwidth == pytest.approx(statsmodels_h, rel=2e-3)
+
+
+def test_short_high_learning_rate_recipe_overshoots():
+    short = train(DATA.x_train, DATA.y_train, epochs=5, lr=0.5)
+    w_cv = 1 / cv_bandwidth(DATA.x_train, DATA.y_train)
+    assert short.model.w.item() > 2 * w_cv
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"epochs": -1}, "epochs"),
+        ({"lr": 0.0}, "lr"),
+        ({"lr": float("nan")}, "lr"),
+        ({"w": 0.0}, "w must be finite"),
+    ],
+)
+def test_training_rejects_bad_settings(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        train(DATA.x_train, DATA.y_train, **kwargs)
+
+
+def test_training_rejects_nan_data():
+    y = DATA.y_train.copy()
+    y[3] = np.nan
+    with pytest.raises(ValueError, match="y_train contains NaN"):
+        train(DATA.x_train, y)
+
+
+def test_predict_rejects_bad_shapes():
+    with pytest.raises(ValueError, match="1-D"):
+        predict(NadarayaWatsonRegressor(), [1.0, 2.0], [1.0], [0.0])
