@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SITE_SOURCES = ("mkdocs.yml", "docs", "hooks")
+SITE_SOURCES = ("mkdocs.yml", "docs", "hooks", "src")
 
 
 def copy_site(destination: Path) -> Path:
