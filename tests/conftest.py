@@ -22,9 +22,19 @@ def copy_site(destination: Path) -> Path:
     return destination
 
 
-def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess:
-    """Run a strict `mkdocs build` of a project folder; never raises on failure."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+def mkdocs_build(
+    project: Path, site_dir: Path, *, notebooks: bool = True
+) -> subprocess.CompletedProcess:
+    """Run a strict `mkdocs build` of a project folder; never raises on failure.
+
+    With ``notebooks=False`` the exercise notebooks are rendered without being
+    executed, for tests about other pages that need not wait for kernels.
+    """
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": str(notebooks).lower(),
+    }
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
         cwd=project,

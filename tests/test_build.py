@@ -2,7 +2,10 @@
 
 import json
 import re
+from pathlib import Path
 
+import jupytext
+import nbformat
 import pytest
 from conftest import ROOT, copy_site, mkdocs_build
 
@@ -69,10 +72,80 @@ def test_raising_block_fails_the_build_and_names_the_page(tmp_path, page):
         source.write(
             '\n```python exec="on"\nraise RuntimeError("injected failure")\n```\n'
         )
-    result = mkdocs_build(project, tmp_path / "site")
+    result = mkdocs_build(project, tmp_path / "site", notebooks=False)
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert (
         f"docs/{page}: markdown_exec: Execution of python code block exited" in output
     )
     assert "injected failure" in output
+
+
+CHAPTERS = ["attention-cues", "queries-keys-values", "attention-pooling"]
+LANGS = {"en": "", "zh": "zh/"}
+
+
+def figure_calls(page: Path) -> list[str]:
+    """Names of the figure functions a page calls in executed blocks."""
+    text = page.read_text(encoding="utf-8")
+    return re.findall(r"print\(figures\.(\w+)\(", text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_chapter_figures_are_inline_svg(built_site, chapter, lang):
+    html = (built_site / LANGS[lang] / chapter / "index.html").read_text("utf-8")
+    calls = figure_calls(ROOT / "docs" / f"{chapter}.md")
+    expected = len([c for c in calls if c != "bandwidth_summary"])
+    assert expected >= 2
+    assert html.count('<svg role="img" class="ad-figure"') == expected
+    assert "Traceback" not in html and "Error" not in re.sub(r"<[^>]+>", "", html)
+    assert "<math" in html and "arithmatex" not in html
+
+
+def test_bandwidth_summary_table_is_published(built_site):
+    html = (built_site / "attention-pooling" / "index.html").read_text("utf-8")
+    assert "selected by leave-one-out cross-validation" in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_notebook_page_is_rendered_not_raw_source(built_site, chapter, lang):
+    html = (built_site / LANGS[lang] / "exercises" / chapter / "index.html").read_text(
+        "utf-8"
+    )
+    assert 'class="jupyter-wrapper"' in html
+    for raw in ("kernelspec", '"cell_type"', "```python", "jupytext"):
+        assert raw not in html, raw
+    assert "Traceback" not in html
+    # Math in Markdown cells is MathML; no MathJax, no inlined JupyterLab CSS.
+    assert "MathJax" not in html and ".jp-Notebook {" not in html
+    markdown_cells = re.findall(
+        r"jp-RenderedMarkdown[^>]*>(.*?)</div>", html, re.DOTALL
+    )
+    assert not any(re.search(r"\$[^$\s][^$]*\$", cell) for cell in markdown_cells)
+
+
+def test_notebooks_with_figures_show_them(built_site):
+    for chapter in ("attention-cues", "queries-keys-values", "attention-pooling"):
+        html = (built_site / "exercises" / chapter / "index.html").read_text("utf-8")
+        assert '<svg class="ad-figure"' in html or '<svg role="img"' in html, chapter
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_notebook_downloads_as_valid_ipynb(built_site, chapter, lang):
+    folder = built_site / LANGS[lang] / "exercises" / chapter
+    html = (folder / "index.html").read_text("utf-8")
+    assert f'href="{chapter}.ipynb" download' in html
+    notebook = nbformat.read(folder / f"{chapter}.ipynb", as_version=4)
+    nbformat.validate(notebook)
+    source = jupytext.read(ROOT / "docs" / "exercises" / f"{chapter}.md")
+    assert [c.source for c in notebook.cells] == [c.source for c in source.cells]
+    assert any(c.cell_type == "code" for c in notebook.cells)
+
+
+def test_references_page(built_site):
+    html = (built_site / "references" / "index.html").read_text("utf-8")
+    for name in ("James", "Mnih", "Nadaraya", "Watson"):
+        assert name in html

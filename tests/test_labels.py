@@ -11,7 +11,16 @@ def test_every_language_has_every_key():
 
 
 # Symbols and formula names that read the same in both languages.
-SAME_IN_BOTH = {"x", "y", "u", "kernel_value", "epanechnikov"}
+SAME_IN_BOTH = {
+    "x",
+    "y",
+    "u",
+    "kernel_value",
+    "epanechnikov",
+    "summary_h",
+    "summary_w",
+    "summary_cv",
+}
 
 
 def test_chinese_labels_are_chinese():

@@ -1,9 +1,19 @@
 import xml.etree.ElementTree as ET
 from types import SimpleNamespace
 
+import nbformat
 import pytest
 
-from attention_docs.site import latex_to_mathml, on_page_content, render_math
+from attention_docs.site import (
+    download_link,
+    is_notebook,
+    latex_to_mathml,
+    notebook_name,
+    on_page_content,
+    render_math,
+    slim_notebook,
+    write_notebook,
+)
 
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 
@@ -45,5 +55,68 @@ def test_empty_formula_is_an_error():
 
 def test_hook_names_the_page():
     page = SimpleNamespace(file=SimpleNamespace(src_uri="chapter.md"))
+    config = SimpleNamespace(theme={"language": "en"})
     with pytest.raises(ValueError, match="chapter.md"):
-        on_page_content('<div class="arithmatex">\\[\\]</div>', page=page)
+        on_page_content(
+            '<div class="arithmatex">\\[\\]</div>', page=page, config=config
+        )
+
+
+NOTEBOOK_HTML = """<script>clipboard helper</script>
+<style>.jp-Notebook { big: css }</style>
+<script type="text/x-mathjax-config">MathJax.Hub.Config({})</script>
+<script type="module">mermaid()</script>
+<div class="jupyter-wrapper">
+<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput">
+<p>Weights $\\alpha_{ij}$ cost $5 and <code>$x$</code> stays code.</p>
+<p>$$
+f(x) = \\sum_i y_i
+$$</p>
+</div>
+<div class="highlight-ipynb hl-python"><pre>price = "$3 and $4"</pre></div>
+</div>"""
+
+
+def test_slim_notebook_keeps_only_the_notebook_and_copy_script():
+    out = slim_notebook(NOTEBOOK_HTML)
+    assert "<style" not in out and "MathJax" not in out and "mermaid" not in out
+    assert "clipboard helper" in out
+    assert out.count("<math") == 2
+    assert '<div class="ad-math"><math' in out and 'display="block"' in out
+    assert "<code>$x$</code>" in out  # code is not math
+    assert 'price = "$3 and $4"' in out  # nor is code output
+    assert "cost $5 and" in out  # a lone dollar is not math
+    assert 'class="highlight highlight-ipynb hl-python"' in out
+
+
+def test_is_notebook():
+    assert is_notebook(NOTEBOOK_HTML)
+    assert not is_notebook("<p>chapter</p>")
+
+
+@pytest.mark.parametrize(
+    ("src_uri", "name"),
+    [
+        ("exercises/attention-pooling.md", "attention-pooling.ipynb"),
+        ("exercises/attention-pooling.zh.md", "attention-pooling.ipynb"),
+    ],
+)
+def test_notebook_name(src_uri, name):
+    assert notebook_name(src_uri) == name
+    assert f'href="{name}"' in download_link(src_uri, "Download")
+
+
+def test_write_notebook_produces_a_valid_ipynb(tmp_path):
+    source = tmp_path / "nb.md"
+    source.write_text(
+        "---\njupyter:\n  kernelspec:\n    display_name: Python 3\n"
+        "    language: python\n    name: python3\n---\n\n# Title\n\n"
+        "```python\n1 + 1\n```\n",
+        encoding="utf-8",
+    )
+    written = write_notebook(source, tmp_path / "out" / "nb.ipynb")
+    notebook = nbformat.read(written, as_version=4)
+    nbformat.validate(notebook)
+    assert [cell.cell_type for cell in notebook.cells] == ["markdown", "code"]
+    assert notebook.cells[1].source == "1 + 1"
+    assert notebook.metadata.kernelspec.name == "python3"

@@ -9,6 +9,7 @@ the trained model.
 from __future__ import annotations
 
 import functools
+import html
 
 import numpy as np
 
@@ -84,12 +85,26 @@ def volitional_cue(lang: str = "en") -> str:
     return _scene("book", "volitional", lang)
 
 
+def task_cue(focus: str, lang: str = "en") -> str:
+    """The desk scene with gaze directed by a task to any one of the objects.
+
+    Parameters:
+        focus: One of :data:`attention_docs.diagrams.SCENE_OBJECTS`.
+        lang: Language of the figure text.
+
+    Returns:
+        The figure as an inline ``<svg>`` element.
+    """
+    return _scene(focus, "task", lang)
+
+
 def _scene(focus: str, cue: str, lang: str) -> str:
     names = {name: label(name, lang) for name in diagrams.SCENE_OBJECTS}
     fig = diagrams.attention_cue_scene(
         focus, names=names, caption=label(f"{cue}_caption", lang), lang=lang
     )
-    return figure_to_svg(fig, alt=label(f"{cue}_alt", lang))
+    alt = label(f"{cue}_alt", lang, object=names.get(focus, focus))
+    return figure_to_svg(fig, alt=alt)
 
 
 def qkv_diagram(lang: str = "en") -> str:
@@ -125,6 +140,32 @@ def identity_heatmap(lang: str = "en", size: int = 10) -> str:
         weights, xlabel=label("keys", lang), ylabel=label("queries", lang), lang=lang
     )
     return figure_to_svg(fig, alt=label("identity_alt", lang))
+
+
+def weights_heatmap(weights: np.ndarray, lang: str = "en") -> str:
+    """Heatmap of any attention-weight matrix, queries down and keys across.
+
+    Parameters:
+        weights: Shape (n_queries, n_keys).
+        lang: Language of the figure text.
+
+    Returns:
+        The figure as an inline ``<svg>`` element.
+    """
+    weights = np.asarray(weights, dtype=float)
+    if weights.ndim != 2:
+        raise ValueError(
+            f"weights must be 2-D (n_queries, n_keys), got {weights.shape}"
+        )
+    fig = heatmaps(
+        weights[None, None],
+        xlabel=label("keys", lang),
+        ylabel=label("queries", lang),
+        lang=lang,
+    )
+    n_queries, n_keys = weights.shape
+    alt = label("matrix_alt", lang, n_queries=n_queries, n_keys=n_keys)
+    return figure_to_svg(fig, alt=alt)
 
 
 def softmax_heatmap(lang: str = "en", size: int = 10, seed: int = 0) -> str:
@@ -302,3 +343,27 @@ def cv_bandwidth_curve(lang: str = "en") -> str:
         size=(5.2, 3.0),
     )
     return figure_to_svg(fig, alt=label("cv_alt", lang))
+
+
+def bandwidth_summary(lang: str = "en") -> str:
+    """Table of h_cv and the learned bandwidths, with w and CV(h), as HTML."""
+    data = chapter_data()
+    rows = [(label("summary_h_cv", lang), cv_bandwidth(data.x_train, data.y_train))]
+    for recipe in (SHORT_RECIPE, LONG_RECIPE):
+        rows.append(
+            (
+                label("summary_learned", lang, **recipe),
+                trained(**recipe).model.bandwidth,
+            )
+        )
+    errors = loo_cv_error(data.x_train, data.y_train, [h for _, h in rows])
+    header = "".join(
+        f"<th>{html.escape(label(key, lang))}</th>"
+        for key in ("summary_bandwidth", "summary_h", "summary_w", "summary_cv")
+    )
+    body = "".join(
+        f"<tr><td>{html.escape(name)}</td><td>{h:.4f}</td><td>{1 / h:.3f}</td>"
+        f"<td>{error:.4f}</td></tr>"
+        for (name, h), error in zip(rows, errors, strict=True)
+    )
+    return f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"

@@ -32,6 +32,12 @@ LABELS: dict[str, dict[str, str]] = {
         "epanechnikov": "Epanechnikov",
         "kernel_title": "{kernel}, h = {bandwidth:g}",
         "trained_title": "Learned w = {w:.2f} (h = {h:.3f})",
+        "summary_bandwidth": "Bandwidth",
+        "summary_h": "h",
+        "summary_w": "w = 1/h",
+        "summary_cv": "CV(h)",
+        "summary_h_cv": "selected by leave-one-out cross-validation",
+        "summary_learned": "learned, {epochs} epochs at learning rate {lr:g}",
         # drawings
         "newspaper": "newspaper",
         "paper": "research paper",
@@ -40,6 +46,7 @@ LABELS: dict[str, dict[str, str]] = {
         "cup": "coffee cup",
         "saliency_caption": "nonvolitional cue:\nthe red cup stands out",
         "volitional_caption": "volitional cue:\nthe task is to read",
+        "task_caption": "volitional cue:\nthe task decides",
         "key": "Key",
         "value": "Value",
         "keys_caption": "Keys\n(nonvolitional cues)",
@@ -53,6 +60,10 @@ LABELS: dict[str, dict[str, str]] = {
             "Heatmap of a 10 by 10 attention-weight matrix that is the identity: "
             "each query puts all its weight on the key with the same index."
         ),
+        "matrix_alt": (
+            "Heatmap of an attention-weight matrix with {n_queries} queries "
+            "(rows) and {n_keys} keys (columns)."
+        ),
         "softmax_alt": (
             "Heatmap of the softmax of a random {n} by {n} matrix: every row is a "
             "set of positive weights that sum to one, spread unevenly over the keys."
@@ -65,6 +76,10 @@ LABELS: dict[str, dict[str, str]] = {
         "volitional_alt": (
             "The same five objects. This time the arrow from the eye goes to the "
             "book, because the task is to read."
+        ),
+        "task_alt": (
+            "The same five objects. The arrow from the eye goes to the {object}, "
+            "which the task calls for."
         ),
         "qkv_alt": (
             "Diagram of attention pooling: three keys, each paired with a value. "
@@ -121,6 +136,12 @@ LABELS: dict[str, dict[str, str]] = {
         "epanechnikov": "Epanechnikov 核",
         "kernel_title": "{kernel}，h = {bandwidth:g}",
         "trained_title": "学到的 w = {w:.2f}（h = {h:.3f}）",
+        "summary_bandwidth": "带宽",
+        "summary_h": "h",
+        "summary_w": "w = 1/h",
+        "summary_cv": "CV(h)",
+        "summary_h_cv": "留一法交叉验证选出",
+        "summary_learned": "以学习率 {lr:g} 训练 {epochs} 个周期学到",
         "newspaper": "报纸",
         "paper": "研究论文",
         "notebook": "笔记本",
@@ -128,6 +149,7 @@ LABELS: dict[str, dict[str, str]] = {
         "cup": "咖啡杯",
         "saliency_caption": "非自主性提示：\n红色的杯子很醒目",
         "volitional_caption": "自主性提示：\n任务是读书",
+        "task_caption": "自主性提示：\n由任务决定",
         "key": "键",
         "value": "值",
         "keys_caption": "键\n（非自主性提示）",
@@ -140,6 +162,9 @@ LABELS: dict[str, dict[str, str]] = {
             "10×10 注意力权重矩阵的热图，矩阵为单位矩阵："
             "每个查询把全部权重放在序号相同的键上。"
         ),
+        "matrix_alt": (
+            "注意力权重矩阵的热图：{n_queries} 个查询（行），{n_keys} 个键（列）。"
+        ),
         "softmax_alt": (
             "对一个 {n}×{n} 随机矩阵按行做 softmax 后的热图："
             "每一行都是一组和为一的正权重，在各个键上分布不均。"
@@ -149,6 +174,7 @@ LABELS: dict[str, dict[str, str]] = {
             "还有一个红色咖啡杯。从眼睛出发的箭头指向红色咖啡杯，它无需刻意就引人注目。"
         ),
         "volitional_alt": "同样的五件物品。这一次眼睛的箭头指向书，因为任务是读书。",
+        "task_alt": "同样的五件物品。眼睛的箭头指向{object}，这是任务所需要的。",
         "qkv_alt": (
             "注意力汇聚示意图：三个键，每个键与一个值配对。"
             "查询与每个键比较，得到的注意力权重把各个值汇聚为一个输出。"

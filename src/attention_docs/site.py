@@ -5,6 +5,10 @@
   request to any other server.
 - Warnings from markdown-exec (a code block that raised) do not say which page
   they come from; they are prefixed with the page's source file here.
+- Exercise notebooks rendered by mkdocs-jupyter are slimmed: its inlined
+  JupyterLab CSS, MathJax and Mermaid loaders are dropped, their math becomes
+  MathML too, code takes the theme's highlighting, and each page links to its
+  notebook as ``.ipynb``, which is written next to the page.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import html
 import logging
 import re
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from latex2mathml.converter import convert
@@ -41,6 +46,100 @@ def latex_to_mathml(latex: str, *, display: bool) -> str:
         return convert(source, display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises many exception types
         raise ValueError(f"cannot convert formula {source!r}: {error}") from error
+
+
+_NOTEBOOK = '<div class="jupyter-wrapper">'
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)
+_MARKDOWN_CELL = re.compile(
+    r'(<div class="[^"]*jp-RenderedMarkdown[^"]*"[^>]*>)(.*?)(</div>)', re.DOTALL
+)
+_LITERAL = re.compile(r"(<code\b.*?</code>|<pre\b.*?</pre>)", re.DOTALL)
+_DISPLAY_PARAGRAPH = re.compile(r"<p>\s*\$\$(.+?)\$\$\s*</p>", re.DOTALL)
+_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
+_DOLLAR_INLINE = re.compile(r"(?<![\\$])\$(?=\S)([^$]+?)(?<=\S)\$(?!\$)")
+
+
+def _block(latex: str) -> str:
+    return f'<div class="ad-math">{latex_to_mathml(latex, display=True)}</div>'
+
+
+def _dollar_math(text: str) -> str:
+    """Typeset ``$$...$$`` and ``$...$`` in HTML text outside code."""
+    parts = _LITERAL.split(text)
+    for index in range(0, len(parts), 2):  # even parts are outside code
+        part = _DISPLAY_PARAGRAPH.sub(lambda m: _block(m[1]), parts[index])
+        part = _DISPLAY.sub(lambda m: latex_to_mathml(m[1], display=True), part)
+        parts[index] = _DOLLAR_INLINE.sub(
+            lambda m: latex_to_mathml(m[1], display=False), part
+        )
+    return "".join(parts)
+
+
+def is_notebook(content: str) -> bool:
+    """Whether page HTML is an exercise notebook rendered by mkdocs-jupyter."""
+    return _NOTEBOOK in content
+
+
+def slim_notebook(content: str) -> str:
+    """Reduce mkdocs-jupyter's notebook HTML to the notebook and its copy buttons.
+
+    Parameters:
+        content: Page HTML as mkdocs-jupyter rendered it.
+
+    Returns:
+        The notebook without inlined CSS, MathJax or Mermaid, with its
+        Markdown cells' math as MathML and code highlighted by the theme.
+    """
+    start = content.index(_NOTEBOOK)
+    scripts = [s for s in _SCRIPT.findall(content[:start]) if "clipboard" in s]
+    body = content[start:].replace(
+        'class="highlight-ipynb', 'class="highlight highlight-ipynb'
+    )
+    body = _MARKDOWN_CELL.sub(lambda m: m[1] + _dollar_math(m[2]) + m[3], body)
+    return "".join(scripts) + body
+
+
+def notebook_name(src_uri: str) -> str:
+    """File name of the ``.ipynb`` download for a notebook page source.
+
+    Parameters:
+        src_uri: The page source, e.g. ``exercises/attention-pooling.zh.md``.
+
+    Returns:
+        E.g. ``attention-pooling.ipynb`` (the language suffix is dropped;
+        each language's notebook lives in its own folder).
+    """
+    stem = PurePosixPath(src_uri).name.split(".")[0]
+    return f"{stem}.ipynb"
+
+
+def download_link(src_uri: str, text: str) -> str:
+    """HTML for the link to a notebook page's ``.ipynb``, placed beside the page."""
+    name = notebook_name(src_uri)
+    return (
+        f'<a class="ad-download md-button" href="{name}" download>'
+        f"{html.escape(text)}</a>"
+    )
+
+
+def write_notebook(source: Path, destination: Path) -> Path:
+    """Convert a jupytext Markdown notebook to an ``.ipynb`` file.
+
+    Parameters:
+        source: The ``.md`` notebook.
+        destination: The ``.ipynb`` file to write.
+
+    Returns:
+        ``destination``.
+    """
+    import jupytext
+    import nbformat
+
+    notebook = jupytext.read(source)
+    nbformat.validate(notebook)
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, destination)
+    return destination
 
 
 def render_math(content: str) -> str:
@@ -96,9 +195,33 @@ def on_page_markdown(markdown: str, page: Page, **_: object) -> str:
     return markdown
 
 
-def on_page_content(html_content: str, page: Page, **_: object) -> str:
+_DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载笔记本（.ipynb）"}
+
+
+def build_language(config: MkDocsConfig) -> str:
+    """The language being built; mkdocs-static-i18n sets it per language."""
+    return "zh" if str(config.theme["language"]).startswith("zh") else "en"
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
+    """MkDocs hook: write each notebook page's ``.ipynb`` next to its HTML."""
+    if is_notebook(output):
+        folder = Path(page.file.abs_dest_path).parent
+        write_notebook(
+            Path(page.file.abs_src_path), folder / notebook_name(page.file.src_uri)
+        )
+    return output
+
+
+def on_page_content(
+    html_content: str, page: Page, config: MkDocsConfig, **_: object
+) -> str:
     """MkDocs hook: typeset the page's math at build time."""
     try:
+        if is_notebook(html_content):
+            text = _DOWNLOAD[build_language(config)]
+            link = download_link(page.file.src_uri, text)
+            return link + slim_notebook(html_content)
         return render_math(html_content)
     except ValueError as error:
         raise ValueError(f"{page.file.src_uri}: {error}") from error

@@ -1,0 +1,71 @@
+"""Checks on the Markdown sources in docs/: pages call the library thinly."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md"))
+FENCE = re.compile(r"^( *)```(\w+)([^\n]*)\n(.*?)^\1```", re.DOTALL | re.MULTILINE)
+CHAPTERS = ["attention-cues.md", "queries-keys-values.md", "attention-pooling.md"]
+
+
+def code_blocks(path):
+    """(language, options, code) of every fenced block of a page."""
+    text = path.read_text(encoding="utf-8")
+    return [(m[2], m[3], m[4]) for m in FENCE.finditer(text)]
+
+
+def test_pages_are_found():
+    names = {p.relative_to(DOCS).as_posix() for p in PAGES}
+    assert {"index.md", "references.md", *CHAPTERS} <= names
+    for chapter in CHAPTERS:
+        assert f"exercises/{chapter}" in names
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_no_def_or_class_in_a_page(page):
+    for language, _, code in code_blocks(page):
+        if language == "python":
+            assert not re.search(r"^\s*(def|class)\s", code, re.MULTILINE), page
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_each_executed_block_is_one_figure_call(page):
+    for _, options, code in code_blocks(page):
+        if 'exec="on"' not in options:
+            continue
+        lines = [ln for ln in code.splitlines() if ln.strip() and "import" not in ln]
+        call = " ".join(line.strip() for line in lines)
+        assert re.fullmatch(r"print\(figures\.\w+\(.*\)\)", call), (page, code)
+        session = re.search(r'session="([^"]+)"', options)[1]
+        lang = "zh" if page.name.endswith(".zh.md") else "en"
+        assert session == f"{page.name.split('.')[0]}-{lang}", page
+        assert f'lang="{lang}"' in call
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_chapter_has_summary_exercises_and_a_notebook_link(chapter):
+    text = (DOCS / chapter).read_text(encoding="utf-8")
+    assert "\n## Summary\n" in text and "\n## Exercises\n" in text
+    assert f"(exercises/{chapter})" in text
+
+
+def test_notebooks_have_a_python_kernelspec_and_chapters_do_not():
+    for chapter in CHAPTERS:
+        assert "kernelspec" not in (DOCS / chapter).read_text(encoding="utf-8")
+        notebook = (DOCS / "exercises" / chapter).read_text(encoding="utf-8")
+        assert re.search(r"kernelspec:\n(\s+\w+: .*\n)*\s+language: python", notebook)
+
+
+def test_references_cite_the_required_works():
+    text = (DOCS / "references.md").read_text(encoding="utf-8")
+    for work in (
+        "James, W. (1890)",
+        "Mnih, V.",
+        "Nadaraya, E. A. (1964)",
+        "Watson, G. S. (1964)",
+    ):
+        assert work in text
