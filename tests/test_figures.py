@@ -181,3 +181,44 @@ def test_cue_figures_point_at_cup_then_book(drawn):
         fig = getattr(drawn, name)("zh")
         (arrow,) = [p for p in fig.axes[0].patches if isinstance(p, FancyArrowPatch)]
         assert arrow._posA_posB[1][0] == figures.diagrams._CENTERS[target]
+
+
+@pytest.mark.parametrize("focus", figures.diagrams.SCENE_OBJECTS)
+def test_task_cue_points_at_any_object(drawn, focus):
+    from matplotlib.patches import FancyArrowPatch
+
+    fig = drawn.task_cue(focus, lang="en")
+    (arrow,) = [p for p in fig.axes[0].patches if isinstance(p, FancyArrowPatch)]
+    assert arrow._posA_posB[1][0] == figures.diagrams._CENTERS[focus]
+
+
+def test_task_cue_text_alternative_names_the_object():
+    svg = figures.task_cue("notebook", lang="zh")
+    assert re.search(r"<title>[^<]*笔记本[^<]*</title>", svg)
+
+
+def test_weights_heatmap_shows_the_given_matrix(drawn):
+    weights = np.random.default_rng(0).dirichlet(np.ones(4), size=3)  # (3, 4)
+    fig = drawn.weights_heatmap(weights, lang="zh")
+    np.testing.assert_array_equal(fig.axes[0].images[0].get_array(), weights)
+    assert fig.axes[0].get_ylabel() == "查询"
+    with pytest.raises(ValueError, match="2-D"):
+        figures.weights_heatmap(np.ones(3))
+
+
+def test_bandwidth_summary_reports_the_library_values():
+    table = figures.bandwidth_summary("en")
+    cells = re.findall(r"<td>([^<]*)</td>", table)
+    rows = [cells[i : i + 4] for i in range(0, len(cells), 4)]
+    h_cv = figures.cv_bandwidth(DATA.x_train, DATA.y_train)
+    short = figures.train(DATA.x_train, DATA.y_train, **figures.SHORT_RECIPE)
+    assert [row[1] for row in rows] == [
+        f"{h_cv:.4f}",
+        f"{short.model.bandwidth:.4f}",
+        f"{h_cv:.4f}",
+    ]
+    assert float(rows[1][2]) == pytest.approx(short.ws[-1], abs=1e-3)
+    cv = figures.loo_cv_error(DATA.x_train, DATA.y_train, [h_cv])[0]
+    assert rows[0][3] == f"{cv:.4f}"
+    zh = figures.bandwidth_summary("zh")
+    assert "<th>带宽</th>" in zh and "留一法交叉验证" in zh
