@@ -46,9 +46,16 @@ def mkdocs_build(
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    """The real site, built strictly once per test session."""
+def site_build(tmp_path_factory):
+    """The real site, built strictly once per test session: (folder, build log)."""
     site = tmp_path_factory.mktemp("site")
     result = mkdocs_build(ROOT, site)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return site
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log
+    return site, log
+
+
+@pytest.fixture(scope="session")
+def built_site(site_build):
+    """The folder of the real site, built once per test session."""
+    return site_build[0]

@@ -140,7 +140,8 @@ def test_notebook_downloads_as_valid_ipynb(built_site, chapter, lang):
     assert f'href="{chapter}.ipynb" download' in html
     notebook = nbformat.read(folder / f"{chapter}.ipynb", as_version=4)
     nbformat.validate(notebook)
-    source = jupytext.read(ROOT / "docs" / "exercises" / f"{chapter}.md")
+    suffix = ".zh.md" if lang == "zh" else ".md"
+    source = jupytext.read(ROOT / "docs" / "exercises" / f"{chapter}{suffix}")
     assert [c.source for c in notebook.cells] == [c.source for c in source.cells]
     assert any(c.cell_type == "code" for c in notebook.cells)
 
@@ -149,3 +150,82 @@ def test_references_page(built_site):
     html = (built_site / "references" / "index.html").read_text("utf-8")
     for name in ("James", "Mnih", "Nadaraya", "Watson"):
         assert name in html
+
+
+def test_build_log_has_no_missing_glyph_warning(site_build):
+    _, log = site_build
+    assert "Glyph" not in log and "missing from font" not in log
+    assert "findfont" not in log
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_chinese_figures_carry_chinese_text(built_site, chapter):
+    html = (built_site / "zh" / chapter / "index.html").read_text("utf-8")
+    svgs = re.findall(r'<svg role="img" class="ad-figure".*?</svg>', html, re.DOTALL)
+    assert svgs
+    for svg in svgs:
+        title = re.search(r"<title>(.*?)</title>", svg)[1]
+        assert re.search(r"[\u4e00-\u9fff]", title), title
+    texts = [t for svg in svgs for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+    assert any(re.search(r"[\u4e00-\u9fff]", t) for t in texts)
+
+
+PAGE_FOLDERS = [
+    "",
+    *CHAPTERS,
+    *[f"exercises/{c}" for c in CHAPTERS],
+    "glossary",
+    "references",
+]
+
+
+@pytest.mark.parametrize("folder", PAGE_FOLDERS)
+def test_chinese_page_is_translated_and_material_speaks_chinese(built_site, folder):
+    html = (built_site / "zh" / folder / "index.html").read_text("utf-8")
+    assert '<html lang="zh"' in html
+    assert 'placeholder="搜索"' in html
+    title = re.search(r"<h1[^>]*>(.*?)</h1>", html, re.DOTALL)[1]
+    assert re.search(r"[\u4e00-\u9fff]", title), title
+    for heading_id in re.findall(r'<h[1-6] id="([^"]*)"', html):
+        assert heading_id and heading_id not in {"_1", "1", "2", "3", "4"}, folder
+    # Every table-of-contents link points at a heading of the page.
+    ids = set(re.findall(r'<h[1-6] id="([^"]*)"', html))
+    for target in re.findall(r'class="md-nav__link" href="#([^"]*)"', html):
+        assert target in ids, (folder, target)
+
+
+@pytest.mark.parametrize("folder", PAGE_FOLDERS)
+def test_language_links_point_at_the_counterpart(built_site, folder):
+    for lang, other in (("en", "zh"), ("zh", "en")):
+        page = built_site / LANGS[lang] / folder / "index.html"
+        html = page.read_text("utf-8")
+        link = re.search(rf'<a href="([^"]+)" hreflang="{other}"', html)
+        assert link, (lang, folder)
+        href = link[1]
+        # An absolute link is resolved against the site root, as a server would.
+        base = built_site if href.startswith("/") else page.parent
+        target = (base / href.lstrip("/")).resolve()
+        expected = (built_site / LANGS[other] / folder).resolve()
+        assert target in (expected, expected / "index.html"), (lang, folder, link[1])
+
+
+def test_glossary_pairs_every_required_term(built_site):
+    terms = [
+        "注意力提示",
+        "非自主性提示",
+        "自主性提示",
+        "查询",
+        "键",
+        "值",
+        "注意力汇聚",
+        "注意力权重",
+        "感官输入",
+        "核回归",
+        "Nadaraya-Watson 核回归",
+        "带宽",
+        "留一法交叉验证",
+    ]
+    for lang in LANGS:
+        html = (built_site / LANGS[lang] / "glossary" / "index.html").read_text("utf-8")
+        for term in terms:
+            assert f"<td>{term}</td>" in html, (lang, term)

@@ -6,10 +6,13 @@ import pytest
 
 from attention_docs.site import (
     download_link,
+    heading_ids,
     is_notebook,
     latex_to_mathml,
     notebook_name,
     on_page_content,
+    rename_headings,
+    rename_toc,
     render_math,
     slim_notebook,
     write_notebook,
@@ -120,3 +123,31 @@ def test_write_notebook_produces_a_valid_ipynb(tmp_path):
     assert [cell.cell_type for cell in notebook.cells] == ["markdown", "code"]
     assert notebook.cells[1].source == "1 + 1"
     assert notebook.metadata.kernelspec.name == "python3"
+
+
+def test_heading_ids_are_meaningful_for_chinese():
+    content = (
+        '<h1 id="">练习：注意力汇聚<a class="anchor-link" href="#">¶</a></h1>'
+        '<h2 id="1">1. 更多的训练样本</h2>'
+        '<h2 id="2-epanechnikov">2. Epanechnikov 核</h2>'
+        '<h2 id="">小结</h2><h2 id="">小结</h2>'
+    )
+    ids = heading_ids(content)
+    assert ids == [
+        "练习注意力汇聚",
+        "1-更多的训练样本",
+        "2-epanechnikov-核",
+        "小结",
+        "小结_1",
+    ]
+    renamed = rename_headings(content, ids)
+    assert '<h1 id="练习注意力汇聚">' in renamed
+    assert 'href="#练习注意力汇聚"' in renamed
+    assert renamed.count('id="小结') == 2
+
+
+def test_rename_toc_follows_document_order():
+    child = SimpleNamespace(id="1", children=[])
+    top = SimpleNamespace(id="_1", children=[child])
+    rename_toc([top], ["title", "first"])
+    assert (top.id, child.id) == ("title", "first")

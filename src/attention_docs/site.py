@@ -16,8 +16,9 @@ from __future__ import annotations
 import html
 import logging
 import re
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from latex2mathml.converter import convert
 
@@ -97,6 +98,60 @@ def slim_notebook(content: str) -> str:
     )
     body = _MARKDOWN_CELL.sub(lambda m: m[1] + _dollar_math(m[2]) + m[3], body)
     return "".join(scripts) + body
+
+
+_HEADING = re.compile(r'<h([1-6]) id="([^"]*)">(.*?)</h\1>', re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def heading_ids(content: str) -> list[str]:
+    """New ids for a notebook's headings, made the way the site's pages make theirs.
+
+    nbconvert keeps only ASCII characters in heading ids, so Chinese headings
+    get ids such as ``1`` or an empty one. This gives them the ids that
+    Python-Markdown with pymdownx's slugify gives headings on other pages.
+
+    Parameters:
+        content: Notebook HTML.
+
+    Returns:
+        One id per heading, in document order, duplicates numbered.
+    """
+    from pymdownx.slugs import slugify
+
+    slug = slugify(case="lower")
+    ids: list[str] = []
+    for match in _HEADING.finditer(content):
+        text = html.unescape(_TAG.sub("", match[3])).replace("¶", "").strip()
+        new = base = slug(text, "-") or "section"
+        counter = 0
+        while new in ids:
+            counter += 1
+            new = f"{base}_{counter}"
+        ids.append(new)
+    return ids
+
+
+def rename_headings(content: str, ids: list[str]) -> str:
+    """Give the headings of page HTML the ids in ``ids``, in document order."""
+    new_ids = iter(ids)
+
+    def heading(match: re.Match[str]) -> str:
+        new = next(new_ids, match[2])
+        inner = match[3].replace(f'href="#{match[2]}"', f'href="#{new}"')
+        return f'<h{match[1]} id="{new}">{inner}</h{match[1]}>'
+
+    return _HEADING.sub(heading, content)
+
+
+def rename_toc(toc: Iterable[Any], ids: list[str]) -> None:
+    """Give a page's table of contents the ids in ``ids``, in document order."""
+    new_ids = iter(ids)
+    stack = list(toc)[::-1]
+    while stack:
+        item = stack.pop()
+        item.id = next(new_ids, item.id)
+        stack.extend(list(item.children)[::-1])
 
 
 def notebook_name(src_uri: str) -> str:
@@ -221,7 +276,9 @@ def on_page_content(
         if is_notebook(html_content):
             text = _DOWNLOAD[build_language(config)]
             link = download_link(page.file.src_uri, text)
-            return link + slim_notebook(html_content)
+            ids = heading_ids(html_content)
+            rename_toc(page.toc, ids)
+            return link + rename_headings(slim_notebook(html_content), ids)
         return render_math(html_content)
     except ValueError as error:
         raise ValueError(f"{page.file.src_uri}: {error}") from error
