@@ -77,19 +77,28 @@ def page(browser, site_url):
     context.close()
 
 
+INITIALISING = ("Initializing search", "正在初始化搜索引擎")
+
+
 def search(page, site_url, start, query):
     """Type a query into the search box and return the result paths.
 
     The search index loads in a worker after the page; a query typed before it
-    is ready shows nothing, so the query is typed again until results appear.
+    is ready is dropped, so the test waits for the worker and types again if
+    no results come.
     """
     page.goto(site_url + start)
     box = page.locator(".md-search__input")
+    box.click()
+    meta = page.locator(".md-search-result__meta")
+    for _ in range(100):
+        if meta.inner_text().strip() not in INITIALISING:
+            break
+        page.wait_for_timeout(100)
     results = page.locator(".md-search-result__item a")
     for _ in range(4):
-        page.locator("label.md-search__icon, .md-search__input").first.click()
-        box.fill("")
-        box.press_sequentially(query, delay=20)
+        box.fill(query)
+        box.press("End")  # Material reads the query on key events
         try:
             results.first.wait_for(timeout=5_000)
             break
