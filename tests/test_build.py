@@ -229,3 +229,44 @@ def test_glossary_pairs_every_required_term(built_site):
         html = (built_site / LANGS[lang] / "glossary" / "index.html").read_text("utf-8")
         for term in terms:
             assert f"<td>{term}</td>" in html, (lang, term)
+
+
+def test_outdated_and_untranslated_notices(tmp_path):
+    project = copy_site(tmp_path / "project")
+    english = project / "docs" / "attention-cues.md"
+    english.write_text(
+        english.read_text("utf-8").replace("Picture a desk", "Imagine a desk"), "utf-8"
+    )
+    (project / "docs" / "glossary.zh.md").unlink()
+    site = tmp_path / "site"
+    result = mkdocs_build(project, site, notebooks=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    outdated = (site / "zh" / "attention-cues" / "index.html").read_text("utf-8")
+    notice = re.search(
+        r'<div class="admonition warning ad-outdated">.*?</div>', outdated
+    )
+    assert notice and "译文可能已过时" in notice[0]
+    href = re.search(r'href="([^"]+)" hreflang="en">英文原文', notice[0])[1]
+    target = (site / "zh" / "attention-cues" / href / "index.html").resolve()
+    assert target == (site / "attention-cues" / "index.html").resolve()
+
+    fallback = (site / "zh" / "glossary" / "index.html").read_text("utf-8")
+    assert '<div class="admonition info ad-untranslated">' in fallback
+    assert "本页尚未翻译" in fallback
+    assert "translations new docs/glossary.md --lang zh" in fallback
+    assert '<html lang="zh"' in fallback
+
+    for page in ("zh/queries-keys-values", "attention-cues", "glossary"):
+        html = (site / page / "index.html").read_text("utf-8")
+        assert "ad-outdated" not in html and "ad-untranslated" not in html, page
+
+
+def test_broken_translation_front_matter_fails_the_build(tmp_path):
+    project = copy_site(tmp_path / "project")
+    page = project / "docs" / "references.zh.md"
+    page.write_text("---\ntranslation: [broken\n---\n# 参考文献\n", "utf-8")
+    result = mkdocs_build(project, tmp_path / "site", notebooks=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "references.zh.md: front matter is not valid YAML" in output

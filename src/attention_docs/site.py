@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from latex2mathml.converter import convert
 
+from . import translations
+
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.pages import Page
@@ -252,6 +254,49 @@ def on_page_markdown(markdown: str, page: Page, **_: object) -> str:
 
 _DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载笔记本（.ipynb）"}
 
+_OUTDATED = (
+    '<div class="admonition warning ad-outdated">'
+    '<p class="admonition-title">译文可能已过时</p>'
+    "<p>英文原文在本页翻译完成之后有过修改，本页可能尚未反映这些修改。"
+    '请以<a href="{english}" hreflang="en">英文原文</a>为准。</p></div>'
+)
+_UNTRANSLATED = (
+    '<div class="admonition info ad-untranslated">'
+    '<p class="admonition-title">本页尚未翻译</p>'
+    "<p>下面是英文原文。欢迎帮助翻译：运行 "
+    "<code>python -m attention_docs.translations new docs/{source} --lang zh</code>，"
+    "然后按照仓库中 CONTRIBUTING.zh.md 的步骤完成翻译。</p></div>"
+)
+
+
+def translation_notice(page: Page, lang: str) -> str:
+    """The notice a page of a translated edition shows above its content, if any.
+
+    A translated page whose English source changed after it was translated
+    says so and links to the English page; a page served in English because
+    it has no translation says that, and how to help.
+
+    Parameters:
+        page: The page being built.
+        lang: The language being built.
+
+    Returns:
+        The notice's HTML, or ``""``.
+    """
+    if lang == "en":
+        return ""
+    source = Path(page.file.abs_src_path)
+    if not source.name.endswith(f".{lang}.md"):
+        return _UNTRANSLATED.format(source=html.escape(page.file.src_uri))
+    record = translations.read_provenance(source)
+    english = translations.english_path(source)
+    current = translations.source_hash(english.read_text(encoding="utf-8"))
+    if record["source_hash"] == current:
+        return ""
+    english_url = page.url.removeprefix(f"{lang}/")
+    up = "../" * page.url.count("/")
+    return _OUTDATED.format(english=html.escape(up + english_url or "./"))
+
 
 def build_language(config: MkDocsConfig) -> str:
     """The language being built; mkdocs-static-i18n sets it per language."""
@@ -271,14 +316,17 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> 
 def on_page_content(
     html_content: str, page: Page, config: MkDocsConfig, **_: object
 ) -> str:
-    """MkDocs hook: typeset the page's math at build time."""
+    """MkDocs hook: notices, math as MathML, slimmed notebooks with downloads."""
     try:
+        notice = translation_notice(page, build_language(config))
         if is_notebook(html_content):
             text = _DOWNLOAD[build_language(config)]
             link = download_link(page.file.src_uri, text)
             ids = heading_ids(html_content)
             rename_toc(page.toc, ids)
-            return link + rename_headings(slim_notebook(html_content), ids)
-        return render_math(html_content)
+            return notice + link + rename_headings(slim_notebook(html_content), ids)
+        return notice + render_math(html_content)
+    except translations.TranslationError:
+        raise  # already names the file
     except ValueError as error:
         raise ValueError(f"{page.file.src_uri}: {error}") from error
