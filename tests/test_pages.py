@@ -70,18 +70,3 @@ def test_references_cite_the_required_works():
     ):
         assert work in text
 
-
-ENGLISH = [p for p in PAGES if not p.name.endswith(".zh.md")]
-
-
-@pytest.mark.parametrize("page", ENGLISH, ids=lambda p: p.relative_to(DOCS).as_posix())
-def test_every_english_page_has_a_chinese_page_with_the_same_code(page):
-    chinese = page.with_name(page.name.replace(".md", ".zh.md"))
-    assert chinese.exists(), f"missing translation {chinese.relative_to(ROOT)}"
-    english_code = [
-        (opts, code.replace('lang="en"', 'lang="zh"').replace('-en"', '-zh"'))
-        for lang, opts, code in code_blocks(page)
-    ]
-    english_code = [(opts.replace('-en"', '-zh"'), code) for opts, code in english_code]
-    chinese_code = [(opts, code) for _, opts, code in code_blocks(chinese)]
-    assert chinese_code == english_code

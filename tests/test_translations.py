@@ -251,6 +251,18 @@ def test_new_scaffolds_a_translation(docs, capsys):
     assert tr.parity(docs / "page.md", page) == []
     code, _, err = run(capsys, "new", str(docs / "page.md"))
     assert code == 2 and "already exists" in err
+    # Until every marker is gone, the page is not done and cannot be marked.
+    (row,) = tr.status(docs)
+    assert row.state == "inconsistent"
+    assert (
+        row.problems[0].startswith(f"{page}:")
+        and "not translated yet" in row.problems[0]
+    )
+    code, _, err = run(capsys, "mark", str(page))
+    assert code == 2 and "7 paragraphs still marked" in err
+    page.write_text(text.replace(tr.TODO + "\n", ""), "utf-8")
+    assert run(capsys, "mark", str(page))[0] == 0
+    assert state(docs) == {"page.md": "up to date"}
 
 
 def test_new_and_mark_errors(docs, capsys):

@@ -497,6 +497,13 @@ def page_status(docs: Path, english: Path, lang: str = "zh") -> PageStatus:
     except TranslationError as error:
         status.state, status.problems = "inconsistent", [str(error)]
         return status
+    todo = _todo_lines(translation)
+    if todo:
+        status.state = "inconsistent"
+        status.problems = [
+            f"{translation}:{n}: not translated yet ({TODO})" for n in todo
+        ]
+        return status
     current = record["source_hash"] == source_hash(english_text)
     # Code must always match, so a translation never changes what runs; the
     # rest of the structure may lag behind while the translation is outdated.
@@ -568,6 +575,12 @@ def status(docs: Path, lang: str = "zh") -> list[PageStatus]:
 # --- scaffolding and marking -----------------------------------------------------
 
 TODO = "<!-- TODO(translate) -->"
+
+
+def _todo_lines(path: Path) -> list[int]:
+    """Lines of a translation that still carry a TODO(translate) marker."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [number for number, line in enumerate(lines, 1) if TODO in line]
 
 
 def scaffold(english: Path, lang: str = "zh") -> Path:
@@ -649,6 +662,12 @@ def mark(translation: Path) -> dict:
             f"{translation}: orphan translation, {english} does not exist"
         )
     split_front_matter(translation.read_text(encoding="utf-8"), translation)
+    todo = _todo_lines(translation)
+    if todo:
+        raise TranslationError(
+            f"{translation}:{todo[0]}: {len(todo)} paragraphs still marked {TODO}; "
+            "translate them before marking the page"
+        )
     record = provenance(english.read_text(encoding="utf-8"), english.name)
     write_provenance(translation, record)
     return record
