@@ -69,4 +69,3 @@ def test_references_cite_the_required_works():
         "Watson, G. S. (1964)",
     ):
         assert work in text
-
