@@ -4,5 +4,6 @@ from attention_docs.site import (  # noqa: F401
     on_config,
     on_page_content,
     on_page_markdown,
+    on_post_build,
     on_post_page,
 )

@@ -23,18 +23,33 @@ def copy_site(destination: Path) -> Path:
 
 
 def mkdocs_build(
-    project: Path, site_dir: Path, *, notebooks: bool = True
+    project: Path,
+    site_dir: Path,
+    *,
+    notebooks: bool = True,
+    cache: Path | None = None,
+    library: Path | None = None,
 ) -> subprocess.CompletedProcess:
     """Run a strict `mkdocs build` of a project folder; never raises on failure.
 
     With ``notebooks=False`` the exercise notebooks are rendered without being
-    executed, for tests about other pages that need not wait for kernels.
+    executed, for tests about other pages that need not wait for kernels. The
+    execution cache is off unless ``cache`` names its folder, so figures come
+    from the code under test. ``library`` puts another copy of the library's
+    ``src`` folder first on the import path.
     """
     env = {
         **os.environ,
         "NO_MKDOCS_2_WARNING": "1",
         "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": str(notebooks).lower(),
+        "ATTENTION_DOCS_CACHE": "on" if cache else "off",
     }
+    if cache:
+        env["ATTENTION_DOCS_CACHE_DIR"] = str(cache)
+    if library:
+        env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(library), os.environ.get("PYTHONPATH")])
+        )
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
         cwd=project,

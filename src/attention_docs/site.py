@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from latex2mathml.converter import convert
 
-from . import translations
+from . import cache, translations
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -232,14 +232,21 @@ class PageInWarnings(logging.Filter):
 
 
 _EXEC_LOGGER = "mkdocs.plugins.markdown_exec"
+_LOG = logging.getLogger("mkdocs.plugins.attention_docs")
 # Hook modules stay loaded across `mkdocs serve` rebuilds, so this one filter is
 # reused and its state is reset at the start of every build (on_config).
 _PAGE_FILTER = PageInWarnings()
 
 
 def on_config(config: MkDocsConfig, **_: object) -> MkDocsConfig:
-    """MkDocs hook: reset per-build state and attach the page-naming filter."""
+    """MkDocs hook: reset per-build state, attach the page filter, wire the cache."""
+    import mkdocs_jupyter.convert
+
     _PAGE_FILTER.page = None
+    cache.reset_build()
+    mkdocs_jupyter.convert.nb2html = cache.cached_nb2html(
+        mkdocs_jupyter.convert.nb2html
+    )
     for handler in logging.getLogger("mkdocs").handlers:
         if _PAGE_FILTER not in handler.filters:
             handler.addFilter(_PAGE_FILTER)
@@ -301,6 +308,19 @@ def translation_notice(page: Page, lang: str) -> str:
 def build_language(config: MkDocsConfig) -> str:
     """The language being built; mkdocs-static-i18n sets it per language."""
     return "zh" if str(config.theme["language"]).startswith("zh") else "en"
+
+
+def on_post_build(config: MkDocsConfig, **_: object) -> None:
+    """MkDocs hook: report what the execution cache did in this build."""
+    stats = cache.STATS
+    state = "on" if cache.enabled() else "off"
+    _LOG.info(
+        "attention_docs cache (%s): %d hits, %d misses, %d corrupt entries recomputed",
+        state,
+        stats.hits,
+        stats.misses,
+        stats.corrupt,
+    )
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:

@@ -1,0 +1,176 @@
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, copy_site, mkdocs_build
+
+from attention_docs import cache
+
+
+@pytest.fixture(autouse=True)
+def cache_in_tmp(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTENTION_DOCS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("ATTENTION_DOCS_CACHE", "on")
+    cache.reset_build()
+    yield tmp_path / "cache"
+    cache.reset_build()
+
+
+def test_library_fingerprint_follows_every_source_file(tmp_path):
+    package = tmp_path / "attention_docs"
+    shutil.copytree(
+        cache.LIBRARY, package, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    before = cache.library_fingerprint(package)
+    assert cache.library_fingerprint(package) == before
+    labels = package / "labels.py"
+    labels.write_text(labels.read_text() + "\n# edited\n")
+    assert cache.library_fingerprint(package) != before
+
+
+def test_keys_depend_on_every_part():
+    base = cache.make_key("block", source="x = 1", session="s-en")
+    assert cache.make_key("block", source="x = 1", session="s-en") == base
+    assert cache.make_key("block", source="x = 2", session="s-en") != base
+    assert cache.make_key("block", source="x = 1", session="s-zh") != base
+    assert cache.make_key("notebook", source="x = 1", session="s-en") != base
+    assert set(cache.environment()) >= {"python", "numpy", "torch", "matplotlib"}
+
+
+def test_store_and_load_roundtrip(cache_in_tmp):
+    cache.store("ab" * 32, {"html": "<svg/>"})
+    assert cache.load("ab" * 32) == {"html": "<svg/>"}
+    assert cache.load("cd" * 32) is None
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text[: len(text) // 2],  # half-written
+        lambda text: "not json at all",
+        lambda text: text.replace("<svg/>", "<svg>tampered</svg>"),  # checksum
+        lambda text: json.dumps({**json.loads(text), "key": "other"}),
+        lambda text: "",
+    ],
+)
+def test_corrupt_entry_is_deleted_and_not_served(cache_in_tmp, damage):
+    key = "ef" * 32
+    cache.store(key, "<svg/>")
+    (path,) = cache_in_tmp.rglob("*.json")
+    path.write_text(damage(path.read_text()))
+    assert cache.load(key) is None
+    assert not path.exists()
+    assert cache.STATS.corrupt == 1
+
+
+def test_cached_counts_and_keeps_only_good_values():
+    calls = []
+
+    def compute(value, keep=True):
+        def run():
+            calls.append(value)
+            return value, keep
+
+        return run
+
+    assert cache.cached("block", "a", compute("one"), source="a") == "one"
+    assert cache.cached("block", "a", compute("two"), source="a") == "one"
+    assert cache.cached("block", "b", compute("bad", keep=False), source="b") == "bad"
+    assert (
+        cache.cached("block", "b", compute("again", keep=False), source="b") == "again"
+    )
+    assert calls == ["one", "bad", "again"]
+    assert (cache.STATS.hits, cache.STATS.misses) == (1, 3)
+
+
+def test_turned_off_it_computes_everything(monkeypatch, cache_in_tmp):
+    monkeypatch.setenv("ATTENTION_DOCS_CACHE", "off")
+    for _ in range(2):
+        cache.cached("block", "a", lambda: ("v", True), source="a")
+    assert (cache.STATS.hits, cache.STATS.misses) == (0, 2)
+    assert not cache_in_tmp.exists()
+
+
+def test_notebook_converter_is_cached_on_the_notebook_bytes(tmp_path):
+    calls = []
+
+    def nb2html(path, **options):
+        calls.append(options)
+        return f"<div>{Path(path).read_text()}</div>"
+
+    convert = cache.cached_nb2html(nb2html)
+    assert cache.cached_nb2html(convert) is convert  # wrapping twice is harmless
+    notebook = tmp_path / "nb.md"
+    notebook.write_text("one")
+    assert convert(str(notebook), execute=True) == "<div>one</div>"
+    assert convert(str(notebook), execute=True) == "<div>one</div>"
+    assert convert(str(notebook), execute=False) == "<div>one</div>"
+    notebook.write_text("two")
+    assert convert(str(notebook), execute=True) == "<div>two</div>"
+    assert len(calls) == 3
+
+
+def cache_line(result):
+    log = result.stdout + result.stderr
+    found = re.findall(
+        r"attention_docs cache \((\w+)\): (\d+) hits, (\d+) misses, "
+        r"(\d+) corrupt",
+        log,
+    )
+    assert found, log
+    state, hits, misses, corrupt = zip(*found, strict=True)
+    return (
+        set(state),
+        sum(map(int, hits)),
+        sum(map(int, misses)),
+        sum(map(int, corrupt)),
+    )
+
+
+@pytest.mark.slow
+def test_cache_in_real_builds(tmp_path):
+    project = copy_site(tmp_path / "project")
+    library = project / "src"
+    store = tmp_path / "cache"
+    site = tmp_path / "site"
+
+    def build(**kwargs):
+        result = mkdocs_build(project, site, notebooks=False, library=library, **kwargs)
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result
+
+    _, hits, cold, _ = cache_line(build(cache=store))
+    assert hits == 0 and cold > 20
+
+    # A prose edit re-executes nothing, and the edit is published.
+    page = project / "docs" / "attention-pooling.md"
+    page.write_text(page.read_text().replace("sixty years older", "60 years older"))
+    _, hits, misses, _ = cache_line(build(cache=store))
+    assert (hits, misses) == (cold, 0)
+    assert "60 years older" in (site / "attention-pooling" / "index.html").read_text()
+
+    # A corrupted entry is detected, recomputed, and the page is still right.
+    entry = next(store.rglob("*.json"))
+    entry.write_text(entry.read_text()[:100])
+    _, hits, misses, corrupt = cache_line(build(cache=store))
+    assert (misses, corrupt) == (1, 1)
+    assert '<svg role="img"' in (site / "index.html").read_text()
+
+    # A library edit changes the figure on the next build.
+    labels = library / "attention_docs" / "labels.py"
+    labels.write_text(labels.read_text().replace('"keys": "Keys"', '"keys": "Key set"'))
+    _, hits, misses, _ = cache_line(build(cache=store))
+    assert (hits, misses) == (0, cold)
+    html = (site / "queries-keys-values" / "index.html").read_text()
+    assert ">Key set</text>" in html  # the heatmaps' axis label
+
+    # Turned off, everything is executed.
+    state, hits, misses, _ = cache_line(build(cache=None))
+    assert state == {"off"} and (hits, misses) == (0, cold)
+
+
+def test_ci_site_builds_run_with_the_cache_off():
+    text = (ROOT / "tests" / "conftest.py").read_text()
+    assert '"ATTENTION_DOCS_CACHE": "on" if cache else "off"' in text
