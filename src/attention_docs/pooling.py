@@ -81,25 +81,43 @@ def _weights_block(
     kernel: str,
     bandwidth: float,
     exclude: np.ndarray | None = None,
-) -> np.ndarray:
-    """Attention weights for a block of queries, normalised in log space.
+    out: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Unnormalised attention weights of a block of queries, and their row sums.
 
-    ``exclude`` (n_query, n_train) marks (query, key) pairs that get no weight.
+    The log-kernel is shifted by its row maximum before exponentiating (a
+    max-shifted softmax for the Gaussian), so every row has a largest weight
+    of exactly 1 unless no key has a positive kernel value; such a row shares
+    its weight among the nearest keys. ``exclude`` (n_query, n_train) marks
+    (query, key) pairs that get no weight. Work is done in place on one
+    (n_query, n_train) array, ``out`` if given, to keep memory and time low.
     """
-    diff = x_query[:, None] - x_train[None, :]  # (n_query, n_train)
+    scores = np.subtract(x_query[:, None], x_train[None, :], out=out)  # (n_q, n_k)
     with np.errstate(over="ignore", invalid="ignore"):
-        log_k = get_kernel(kernel).log_function(diff / bandwidth)
-    distance = np.abs(diff)
+        scores /= bandwidth
+        if kernel == "gaussian":  # -u²/2; the 1/sqrt(2π) factor cancels
+            np.square(scores, out=scores)
+            scores *= -0.5
+        else:
+            scores = get_kernel(kernel).log_function(scores)
     if exclude is not None:
-        log_k[exclude] = -np.inf
-        distance[exclude] = np.inf
-    top = log_k.max(axis=1, keepdims=True)  # (n_query, 1)
+        scores[exclude] = -np.inf
+    top = scores.max(axis=1, keepdims=True)  # (n_query, 1)
     empty = ~np.isfinite(top[:, 0])  # no key has a positive kernel value
-    weights = np.exp(log_k - np.where(empty[:, None], 0.0, top))
+    top[empty] = 0.0
+    scores -= top
+    weights = np.exp(scores, out=scores)
     if np.any(empty):
-        nearest = distance[empty]
-        weights[empty] = nearest == nearest.min(axis=1, keepdims=True)
-    return weights / weights.sum(axis=1, keepdims=True)
+        distance = np.abs(x_query[empty, None] - x_train[None, :])
+        if exclude is not None:
+            distance[exclude[empty]] = np.inf
+        weights[empty] = distance == distance.min(axis=1, keepdims=True)
+    return weights, weights.sum(axis=1)
+
+
+def _pool(weights: np.ndarray, totals: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Weighted average of the values per row, row by row in a fixed order."""
+    return np.einsum("ij,j->i", weights, values) / totals
 
 
 def attention_weights(
@@ -207,12 +225,16 @@ def nadaraya_watson(
 
     predictions = np.empty(x_query.size)
     weights = np.empty((x_query.size, x_train.size)) if return_weights else None
+    buffer = np.empty((min(chunk_size, x_query.size), x_train.size))  # reused
     for start in range(0, x_query.size, chunk_size):
         rows = slice(start, start + chunk_size)
-        block = _weights_block(x_train, x_query[rows], kernel, bandwidth)
-        predictions[rows] = (block * y_train).sum(axis=1)  # (chunk,)
+        out = buffer[: len(x_query[rows])]
+        block, totals = _weights_block(
+            x_train, x_query[rows], kernel, bandwidth, out=out
+        )
+        predictions[rows] = _pool(block, totals, y_train)  # (chunk,)
         if weights is not None:
-            weights[rows] = block
+            weights[rows] = block / totals[:, None]
     return predictions, weights
 
 
@@ -242,8 +264,10 @@ def leave_one_out(
     if x_train.size < 2:
         raise ValueError("leave-one-out needs at least 2 training pairs")
     self_pairs = np.eye(x_train.size, dtype=bool)  # (n_train, n_train)
-    weights = _weights_block(x_train, x_train, kernel, bandwidth, exclude=self_pairs)
-    return (weights * y_train).sum(axis=1), weights
+    weights, totals = _weights_block(
+        x_train, x_train, kernel, bandwidth, exclude=self_pairs
+    )
+    return _pool(weights, totals, y_train), weights / totals[:, None]
 
 
 def loo_cv_error(

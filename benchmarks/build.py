@@ -1,0 +1,282 @@
+"""Build benchmark: timings of the site build, page weights and library scale.
+
+Run from the repository root after `bash scripts/setup.sh test`:
+
+    .venv/bin/python benchmarks/build.py            # 3 runs of each build scenario
+    .venv/bin/python benchmarks/build.py --runs 5 --scale 100000
+
+It works on a temporary copy of docs/, hooks/, mkdocs.yml and src/ (imported
+first through PYTHONPATH), so the library and prose edits it makes never touch
+the repository. Every figure printed is measured in this one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("mkdocs.yml", "docs", "hooks", "src")
+FENCE = re.compile(r"^ *```python ([^\n]*)\n(.*?)^ *```", re.M | re.S)
+
+
+def step(message: str) -> None:
+    print(f"... {message}", file=sys.stderr, flush=True)
+
+
+def copy_project(target: Path) -> None:
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(
+                source,
+                target / name,
+                ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
+            )
+        else:
+            shutil.copy2(source, target / name)
+
+
+def build(project: Path, **env: str) -> float:
+    environment = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "PYTHONPATH": str(project / "src"),
+        "ATTENTION_DOCS_CACHE_DIR": str(project / ".cache"),
+        **env,
+    }
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"],
+        cwd=project,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise SystemExit(f"build failed:\n{result.stdout}\n{result.stderr}")
+    return elapsed
+
+
+def code_once(project: Path) -> float:
+    """Seconds to run every page's code blocks and notebook cells in one process."""
+    script = r"""
+import re, sys, textwrap, time, jupytext
+from pathlib import Path
+fence = re.compile(r"^ *```python ([^\n]*)\n(.*?)^ *```", re.M | re.S)
+start = time.perf_counter()
+for page in sorted(Path("docs").rglob("*.md")):
+    text = page.read_text(encoding="utf-8")
+    if "kernelspec" in text:
+        code = [c.source for c in jupytext.read(page).cells if c.cell_type == "code"]
+        namespace = {}
+        for cell in code:
+            exec(cell.replace("HTML(", "str("), namespace)
+        continue
+    sessions = {}
+    for options, code in fence.findall(text):
+        if 'exec="on"' in options:
+            session = re.search(r'session="([^"]+)"', options)[1]
+            code = textwrap.dedent(code).replace("print(", "str(")
+            exec(code, sessions.setdefault(session, {}))
+print(time.perf_counter() - start)
+"""
+    env = {**os.environ, "PYTHONPATH": str(project / "src")}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(result.stdout.strip().splitlines()[-1])
+
+
+def scenarios(project: Path, runs: int) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {}
+    cache = project / ".cache"
+    page = project / "docs" / "attention-pooling.md"
+    labels = project / "src" / "attention_docs" / "labels.py"
+    floor = {
+        "ATTENTION_DOCS_EXECUTE": "off",
+        "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": "false",
+        "ATTENTION_DOCS_CACHE": "off",
+    }
+    for run in range(runs):
+        step(f"run {run + 1}/{runs}: floor (no code executed)")
+        times.setdefault("floor: no code executed", []).append(build(project, **floor))
+        shutil.rmtree(cache, ignore_errors=True)
+        step(f"run {run + 1}/{runs}: cold build, empty cache")
+        times.setdefault("cold build, empty cache", []).append(build(project))
+        step(f"run {run + 1}/{runs}: rebuild, no change")
+        times.setdefault("rebuild, no change", []).append(build(project))
+        page.write_text(
+            page.read_text("utf-8").replace(
+                "small enough to understand", f"small enough (edit {run}) to understand"
+            ),
+            "utf-8",
+        )
+        step(f"run {run + 1}/{runs}: rebuild after a prose edit")
+        times.setdefault("rebuild after a prose edit", []).append(build(project))
+        labels.write_text(labels.read_text("utf-8") + f"\n# benchmark edit {run}\n")
+        step(f"run {run + 1}/{runs}: rebuild after a library edit")
+        times.setdefault("rebuild after a library edit", []).append(build(project))
+    return times
+
+
+def page_weights(site: Path) -> list[tuple[str, int, int]]:
+    rows = []
+    for page in sorted(site.rglob("index.html")):
+        html = page.read_text("utf-8")
+        figures = re.findall(r"<svg[^>]*class=\"ad-figure\".*?</svg>", html, re.S)
+        largest = max((len(f.encode()) for f in figures), default=0)
+        rows.append(
+            (
+                page.parent.relative_to(site).as_posix() or ".",
+                len(html.encode()),
+                largest,
+            )
+        )
+    return rows
+
+
+def heatmap_sizes() -> dict[str, int]:
+    from attention_docs import figures
+
+    return {lang: len(figures.identity_heatmap(lang).encode()) for lang in ("en", "zh")}
+
+
+def scale(n: int) -> tuple[float, float, bool]:
+    """Time and extra memory of nadaraya_watson with n queries and n keys."""
+    import numpy as np
+
+    from attention_docs import nadaraya_watson
+
+    rng = np.random.default_rng(0)
+    x, y, q = rng.uniform(0, 5, n), rng.normal(size=n), rng.uniform(0, 5, n)
+    small = 3000
+    chunked, _ = nadaraya_watson(
+        x[:small], y[:small], q[:small], return_weights=False, chunk_size=7
+    )
+    whole, _ = nadaraya_watson(x[:small], y[:small], q[:small], chunk_size=small)
+    same = bool(np.array_equal(chunked, whole))
+    tracemalloc.start()
+    start = time.perf_counter()
+    nadaraya_watson(x, y, q, bandwidth=0.1, return_weights=False)
+    elapsed = time.perf_counter() - start
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return elapsed, peak / 2**20, same
+
+
+def against_statsmodels(n: int, runs: int) -> tuple[float, float, float]:
+    import numpy as np
+    from statsmodels.nonparametric.kernel_regression import KernelReg
+
+    from attention_docs import nadaraya_watson
+
+    rng = np.random.default_rng(1)
+    x = np.sort(rng.uniform(0, 5, n))
+    y = 2 * np.sin(x) + x**0.8 + rng.normal(0, 0.5, n)
+    q = np.linspace(0, 5, n)
+    ours, theirs = [], []
+    nadaraya_watson(x, y, q, bandwidth=0.3, return_weights=False)  # warm-up
+    for _ in range(runs):
+        start = time.perf_counter()
+        pred, _ = nadaraya_watson(x, y, q, bandwidth=0.3, return_weights=False)
+        ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        model = KernelReg(y, x, var_type="c", reg_type="lc", bw=[0.3], rng=0)
+        expected, _ = model.fit(q)
+        theirs.append(time.perf_counter() - start)
+    difference = float(np.max(np.abs(pred - expected)))
+    return statistics.median(ours), statistics.median(theirs), difference
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs of each build")
+    parser.add_argument(
+        "--scale",
+        type=int,
+        default=100_000,
+        help="queries and keys for the large nadaraya_watson run",
+    )
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder)
+        copy_project(project)
+        step("timing every page's code once, in one process")
+        once = code_once(project)
+        times = scenarios(project, args.runs)
+        shutil.rmtree(project / ".cache", ignore_errors=True)
+        build(project)
+        weights = page_weights(project / "site")
+
+    floor = statistics.median(times["floor: no code executed"])
+    print(f"\nBuild times, median of {args.runs} runs (seconds)\n")
+    print(f"{'scenario':<32} {'median':>8} {'/ floor':>8}   runs")
+    for name, values in times.items():
+        median = statistics.median(values)
+        runs = ", ".join(f"{v:.1f}" for v in values)
+        print(f"{name:<32} {median:8.2f} {median / floor:8.2f}   {runs}")
+    cold = statistics.median(times["cold build, empty cache"])
+    prose = statistics.median(times["rebuild after a prose edit"])
+    print(f"\nevery page's code once, one process: {once:.2f} s")
+    print(
+        f"target: prose-edit rebuild <= 1.5 x floor: {prose / floor:.2f} x "
+        f"({'met' if prose <= 1.5 * floor else 'NOT met'})"
+    )
+    limit = floor + 1.3 * once
+    print(
+        f"target: cold build <= floor + 1.3 x code once = {limit:.1f} s: "
+        f"{cold:.1f} s ({'met' if cold <= limit else 'NOT met'})"
+    )
+
+    print("\nPage weight (HTML bytes incl. inline SVG, excl. theme assets)\n")
+    print(f"{'page':<36} {'bytes':>8} {'largest figure':>15}")
+    for page, size, largest in weights:
+        print(f"{page:<36} {size:8d} {largest:15d}")
+    heaviest = max(weights, key=lambda row: row[1])
+    biggest = max(weights, key=lambda row: row[2])
+    print(
+        f"heaviest page: {heaviest[0]} ({heaviest[1]} bytes, target <= 150 KB = "
+        f"153600: {'met' if heaviest[1] <= 153_600 else 'NOT met'})"
+    )
+    print(f"largest figure: {biggest[2]} bytes, on {biggest[0]}")
+    for lang, size in heatmap_sizes().items():
+        print(
+            f"10x10 heatmap ({lang}): {size} bytes (target <= 6 KB = 6144: "
+            f"{'met' if size <= 6144 else 'NOT met'})"
+        )
+
+    step(f"nadaraya_watson with {args.scale} queries and keys")
+    elapsed, peak, same = scale(args.scale)
+    print(
+        f"\nnadaraya_watson, {args.scale} x {args.scale}, predictions only: "
+        f"{elapsed:.1f} s, peak extra memory {peak:.0f} MiB; "
+        f"chunked equals unchunked on 3000 x 3000: {same}"
+    )
+    step("nadaraya_watson against statsmodels at n = 5000")
+    ours, theirs, difference = against_statsmodels(5000, 3)
+    print(
+        f"n = 5000: nadaraya_watson {ours:.3f} s, statsmodels KernelReg "
+        f"{theirs:.3f} s, ratio {theirs / ours:.1f} x, max |difference| "
+        f"{difference:.1e}"
+    )
+
+
+if __name__ == "__main__":
+    main()
