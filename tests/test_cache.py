@@ -174,3 +174,22 @@ def test_cache_in_real_builds(tmp_path):
 def test_ci_site_builds_run_with_the_cache_off():
     text = (ROOT / "tests" / "conftest.py").read_text()
     assert '"ATTENTION_DOCS_CACHE": "on" if cache else "off"' in text
+
+
+def test_library_edit_drops_page_modules_for_reimport(monkeypatch):
+    import sys
+
+    import attention_docs.figures  # noqa: F401
+
+    saved = dict(sys.modules)
+    try:
+        monkeypatch.setattr(cache, "_last_fingerprint", cache.library_fingerprint())
+        assert cache.refresh_library() is False  # unchanged: nothing dropped
+        assert "attention_docs.figures" in sys.modules
+        monkeypatch.setattr(cache, "_last_fingerprint", "an older library")
+        assert cache.refresh_library() is True
+        assert "attention_docs.figures" not in sys.modules
+        assert "attention_docs" not in sys.modules
+        assert "attention_docs.cache" in sys.modules  # the hooks keep theirs
+    finally:
+        sys.modules.update(saved)

@@ -222,6 +222,41 @@ def reset_build() -> None:
     _stale_sessions.clear()
 
 
+# Modules the build hooks themselves run on; the rest of the package is what
+# pages import, and is re-imported when its source changes.
+_HOOK_MODULES = {
+    "attention_docs.cache",
+    "attention_docs.site",
+    "attention_docs.translations",
+}
+_last_fingerprint: str | None = None
+
+
+def refresh_library() -> bool:
+    """Make the next import of the library load its current source.
+
+    ``mkdocs serve`` keeps one Python process across rebuilds, so after a
+    library edit the pages would still run the modules imported before it,
+    and the cache would store stale figures under the new key. When the
+    library's fingerprint changed since the last build, its page-facing
+    modules are dropped from ``sys.modules`` so that pages import them anew.
+
+    Returns:
+        Whether modules were dropped.
+    """
+    import sys
+
+    global _last_fingerprint
+    current = library_fingerprint()
+    changed = _last_fingerprint is not None and current != _last_fingerprint
+    _last_fingerprint = current
+    if changed:
+        for name in [n for n in sys.modules if n.split(".")[0] == "attention_docs"]:
+            if name not in _HOOK_MODULES:
+                del sys.modules[name]
+    return changed
+
+
 class _Warnings(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.WARNING)

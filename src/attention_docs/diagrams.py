@@ -107,6 +107,15 @@ _DRAW = {
 }
 
 
+def _canvas(size: tuple[float, float], width: float, top: float) -> tuple[Figure, Axes]:
+    """A figure with one axes-free drawing area, in units of the drawing."""
+    fig = Figure(figsize=size, layout="constrained")
+    ax = fig.subplots()
+    ax.set(xlim=(0, width), ylim=(0.1, top), aspect="equal")
+    ax.axis("off")
+    return fig, ax
+
+
 def _eye(ax: Axes, cx: float, cy: float) -> None:
     ax.add_patch(Ellipse((cx, cy), 1.4, 0.7, fc="white", ec=INK, lw=1.5))
     ax.add_patch(Circle((cx, cy), 0.26, fc="#4a7fb5", ec=INK, lw=1))
@@ -138,10 +147,7 @@ def attention_cue_scene(
     if missing:
         raise ValueError(f"names is missing {sorted(missing)}")
     with figure_style(lang):
-        fig = Figure(figsize=(6.4, 3.1), layout="constrained")
-        ax = fig.subplots()
-        ax.set(xlim=(0, 11.2), ylim=(0.1, 5.2), aspect="equal")
-        ax.axis("off")
+        fig, ax = _canvas((6.4, 3.1), width=11.2, top=5.2)
         for name, cx in _CENTERS.items():
             _DRAW[name](ax, cx)
             ax.text(cx, 2.6, names[name], ha="center", va="top", fontsize=8)
@@ -232,10 +238,7 @@ def qkv_framework(*, text: Mapping[str, str], lang: str = "en") -> Figure:
     if missing:
         raise ValueError(f"text is missing {sorted(missing)}")
     with figure_style(lang):
-        fig = Figure(figsize=(6.4, 3.6), layout="constrained")
-        ax = fig.subplots()
-        ax.set(xlim=(0, 10.5), ylim=(0.1, 6.0), aspect="equal")
-        ax.axis("off")
+        fig, ax = _canvas((6.4, 3.6), width=10.5, top=6.0)
         for x, caption in ((1.05, text["keys"]), (2.65, text["values"])):
             ax.text(x, 5.15, caption, ha="center", va="bottom", fontsize=7.5)
         for row, y in enumerate((4.2, 3.0, 1.8), start=1):

@@ -200,15 +200,23 @@ def average_pooling_fit(lang: str = "en") -> str:
     return _fit(prediction, name, label("fit_alt", lang, name=name), lang)
 
 
+def _nonparametric(
+    lang: str, kernel: str, bandwidth: float
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """Predictions, weights and panel title of Nadaraya-Watson on the chapter data."""
+    data = chapter_data()
+    prediction, weights = nadaraya_watson(
+        data.x_train, data.y_train, data.x_test, kernel=kernel, bandwidth=bandwidth
+    )
+    title = label("kernel_title", lang, kernel=label(kernel, lang), bandwidth=bandwidth)
+    return prediction, weights, title
+
+
 def nadaraya_watson_fit(
     lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
 ) -> str:
     """Nonparametric attention pooling: the Nadaraya-Watson prediction."""
-    data = chapter_data()
-    prediction, _ = nadaraya_watson(
-        data.x_train, data.y_train, data.x_test, kernel=kernel, bandwidth=bandwidth
-    )
-    title = label("kernel_title", lang, kernel=label(kernel, lang), bandwidth=bandwidth)
+    prediction, _, title = _nonparametric(lang, kernel, bandwidth)
     return _fit(prediction, title, label("fit_alt", lang, name=title), lang)
 
 
@@ -216,11 +224,7 @@ def nadaraya_watson_weights(
     lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
 ) -> str:
     """Attention weights of every test input over the sorted training inputs."""
-    data = chapter_data()
-    _, weights = nadaraya_watson(
-        data.x_train, data.y_train, data.x_test, kernel=kernel, bandwidth=bandwidth
-    )
-    title = label("kernel_title", lang, kernel=label(kernel, lang), bandwidth=bandwidth)
+    _, weights, title = _nonparametric(lang, kernel, bandwidth)
     return _weights_heatmap(weights, title, narrow=bandwidth < 0.5, lang=lang)
 
 

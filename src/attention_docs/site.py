@@ -244,6 +244,7 @@ def on_config(config: MkDocsConfig, **_: object) -> MkDocsConfig:
 
     _PAGE_FILTER.page = None
     cache.reset_build()
+    cache.refresh_library()
     mkdocs_jupyter.convert.nb2html = cache.cached_nb2html(
         mkdocs_jupyter.convert.nb2html
     )

@@ -188,16 +188,22 @@ def read_provenance(path: Path) -> dict:
     return record
 
 
-def write_provenance(path: Path, record: dict) -> None:
-    """Store a provenance record in a translated page's front matter."""
-    text = path.read_text(encoding="utf-8")
-    front, body, _ = split_front_matter(text, path)
+def _front_matter_with(front: dict, record: dict) -> str:
+    """The front matter block of a page, with its provenance record set."""
     if _is_notebook(front):
         front["jupyter"][_NOTEBOOK_KEY] = record
     else:
         front["translation"] = record
     header = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=88)
-    path.write_text(f"---\n{header}---\n{body.lstrip(chr(10))}", encoding="utf-8")
+    return f"---\n{header}---\n"
+
+
+def write_provenance(path: Path, record: dict) -> None:
+    """Store a provenance record in a translated page's front matter."""
+    text = path.read_text(encoding="utf-8")
+    front, body, _ = split_front_matter(text, path)
+    header = _front_matter_with(front, record)
+    path.write_text(header + body.lstrip("\n"), encoding="utf-8")
 
 
 # --- locating pages --------------------------------------------------------------
@@ -612,13 +618,8 @@ def scaffold(english: Path, lang: str = "zh") -> Path:
         parts.append(_from_english(match[0], lang))
         position = match.end()
     parts.append(_mark_prose(body[position:]))
-    record = provenance(text, english.name)
-    if _is_notebook(front):
-        front["jupyter"][_NOTEBOOK_KEY] = record
-    else:
-        front["translation"] = record
-    header = yaml.safe_dump(front, allow_unicode=True, sort_keys=False, width=88)
-    target.write_text(f"---\n{header}---\n{''.join(parts)}", encoding="utf-8")
+    header = _front_matter_with(front, provenance(text, english.name))
+    target.write_text(header + "".join(parts), encoding="utf-8")
     return target
 
 
