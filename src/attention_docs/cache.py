@@ -104,7 +104,8 @@ def make_key(kind: str, **parts: object) -> str:
     material = {
         "kind": kind,
         "parts": parts,
-        "library": library_fingerprint(),
+        # Read once per build by refresh_library(); computed here otherwise.
+        "library": _last_fingerprint or library_fingerprint(),
         "environment": environment(),
     }
     encoded = json.dumps(material, sort_keys=True, default=str).encode()
