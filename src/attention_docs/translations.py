@@ -265,7 +265,7 @@ def _code_blocks(body: str, first_line: int, notebook: bool) -> list[_Block]:
         options = match[3].strip()
         executable = 'exec="on"' in options or (notebook and options == "python")
         if executable:
-            line = first_line + body.count("\n", 0, match.start())
+            line = _line_of(body, first_line, match.start())
             blocks.append(_Block(line, options, match[4]))
     return blocks
 
@@ -287,15 +287,15 @@ _UNORDERED = {"links", "footnotes"}  # word order may move these within a page
 
 def _structure(body: str) -> dict[str, _Items]:
     prose = _blank_fences(body)
+    headings = list(_HEADING.finditer(prose))
     exercises: _Items = []
-    offset = 0
-    for name, text in sections(body).items():
-        if name in _EXERCISE_HEADINGS:
-            found = _NUMBERED.finditer(_blank_fences(text))
-            exercises = [(i + 1, offset + m.start()) for i, m in enumerate(found)]
-        offset += len(text)
+    for here, after in zip(headings, [*headings[1:], None], strict=True):
+        if here[2].strip() in _EXERCISE_HEADINGS:
+            end = after.start() if after else len(prose)
+            found = _NUMBERED.finditer(prose, here.end(), end)
+            exercises = [(i + 1, m.start()) for i, m in enumerate(found)]
     items: dict[str, _Items] = {
-        "sections": [(len(m[1]), m.start()) for m in _HEADING.finditer(prose)],
+        "sections": [(len(m[1]), m.start()) for m in headings],
         "exercises": exercises,
         "admonitions": [(m[1], m.start()) for m in _ADMONITION.finditer(prose)],
         "display math": [
@@ -312,8 +312,8 @@ def _structure(body: str) -> dict[str, _Items]:
 
 def _structure_violation(
     key: str, english: _Items, translation: _Items, body: str, first_line: int
-) -> str | None:
-    """Where and how the items of one kind differ, or None if they agree."""
+) -> tuple[int, str] | None:
+    """The line and message where items of one kind differ, or None if they agree."""
     en_values = [value for value, _ in english]
     tr_values = [value for value, _ in translation]
     if en_values == tr_values:
@@ -327,11 +327,11 @@ def _structure_violation(
         min(len(en_values), len(tr_values)),
     )
     at = translation[min(index, len(translation) - 1)][1] if translation else 0
-    line = _line_of(body, first_line, at)
-    return (
-        f"{line}\t{key} differ: English has {len(en_values)} "
+    message = (
+        f"{key} differ: English has {len(en_values)} "
         f"{_show(en_values)}, translation has {len(tr_values)} {_show(tr_values)}"
     )
+    return _line_of(body, first_line, at), message
 
 
 def parity(english: Path, translation: Path, lang: str = "zh") -> list[Violation]:
@@ -390,8 +390,7 @@ def parity(english: Path, translation: Path, lang: str = "zh") -> list[Violation
     for key, expected in en_shape.items():
         found = _structure_violation(key, expected, tr_shape[key], tr_body, tr_line)
         if found:
-            line, message = found.split("\t", 1)
-            problems.append(Violation(translation, int(line), message))
+            problems.append(Violation(translation, *found))
     return problems
 
 
