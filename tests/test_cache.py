@@ -1,8 +1,8 @@
 import json
 import re
 import shutil
-from pathlib import Path
 
+import nbformat
 import pytest
 from conftest import ROOT, copy_site, mkdocs_build
 
@@ -93,23 +93,41 @@ def test_turned_off_it_computes_everything(monkeypatch, cache_in_tmp):
     assert not cache_in_tmp.exists()
 
 
+NOTEBOOK = """---
+jupyter:
+  kernelspec:
+    display_name: Python 3
+    language: python
+    name: python3
+---
+
+```python
+print("{word}")
+```
+"""
+
+
 def test_notebook_converter_is_cached_on_the_notebook_bytes(tmp_path):
     calls = []
 
     def nb2html(path, **options):
         calls.append(options)
-        return f"<div>{Path(path).read_text()}</div>"
+        nb = nbformat.read(path, as_version=4)
+        outputs = [o.get("text", "") for c in nb.cells for o in c.get("outputs", [])]
+        return f"<div>{''.join(outputs).strip()}</div>"
 
     convert = cache.cached_nb2html(nb2html)
     assert cache.cached_nb2html(convert) is convert  # wrapping twice is harmless
     notebook = tmp_path / "nb.md"
-    notebook.write_text("one")
+    notebook.write_text(NOTEBOOK.format(word="one"))
     assert convert(str(notebook), execute=True) == "<div>one</div>"
     assert convert(str(notebook), execute=True) == "<div>one</div>"
-    assert convert(str(notebook), execute=False) == "<div>one</div>"
-    notebook.write_text("two")
+    assert convert(str(notebook), execute=False) == "<div></div>"  # not run
+    notebook.write_text(NOTEBOOK.format(word="two"))
     assert convert(str(notebook), execute=True) == "<div>two</div>"
     assert len(calls) == 3
+    # Executed here, in this process; mkdocs-jupyter only renders.
+    assert all(options["execute"] is False for options in calls)
 
 
 def cache_line(result):

@@ -30,6 +30,7 @@ import json
 import logging
 import os
 import platform
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -227,6 +228,7 @@ def reset_build() -> None:
 # pages import, and is re-imported when its source changes.
 _HOOK_MODULES = {
     "attention_docs.cache",
+    "attention_docs.notebooks",
     "attention_docs.site",
     "attention_docs.translations",
 }
@@ -345,7 +347,7 @@ def cached_nb2html(nb2html: Callable[..., str]) -> Callable[..., str]:
         return cached(
             "notebook",
             f"notebook {nb_path}",
-            lambda: (nb2html(nb_path, **options), True),  # a failure raises
+            lambda: (_run_notebook(nb2html, nb_path, options), True),  # failures raise
             source=source,
             name=Path(nb_path).name,
             options=options,
@@ -353,3 +355,33 @@ def cached_nb2html(nb2html: Callable[..., str]) -> Callable[..., str]:
 
     convert.attention_docs_cached = True  # type: ignore[attr-defined]
     return convert
+
+
+def _run_notebook(
+    nb2html: Callable[..., str], nb_path: str, options: dict[str, object]
+) -> str:
+    """Convert a notebook, executing it in this process rather than in a kernel.
+
+    Starting a Jupyter kernel per notebook and importing torch in each cost
+    most of a cold build; in-process, the notebooks share the imports and the
+    library's memoised results with the pages. The notebook is handed to
+    mkdocs-jupyter as an ``.ipynb`` file with stable cell ids.
+    """
+    import nbformat
+
+    from attention_docs import notebooks
+
+    nb = notebooks.read(nb_path)
+    if options.get("execute"):
+        logger.info("executing %s in-process", nb_path)
+        notebooks.execute(nb, nb_path, allow_errors=bool(options.get("allow_errors")))
+    with tempfile.TemporaryDirectory() as folder:
+        executed = Path(folder) / f"{Path(nb_path).stem}.ipynb"
+        nbformat.write(nb, executed)
+        html = nb2html(str(executed), **{**options, "execute": False})
+    # For .ipynb files mkdocs-jupyter appends the Python repr of a list of CSS
+    # rules inside a <style> element; the site's theme styles the code instead.
+    return _APPENDED_STYLE.sub("", html)
+
+
+_APPENDED_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*\Z", re.DOTALL)

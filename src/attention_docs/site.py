@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from latex2mathml.converter import convert
 
-from . import cache, translations
+from . import cache, notebooks, translations
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -189,10 +189,9 @@ def write_notebook(source: Path, destination: Path) -> Path:
     Returns:
         ``destination``.
     """
-    import jupytext
     import nbformat
 
-    notebook = jupytext.read(source)
+    notebook = notebooks.read(source)
     nbformat.validate(notebook)
     destination.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, destination)
