@@ -24,13 +24,39 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from tqdm import tqdm
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("mkdocs.yml", "docs", "hooks", "src")
 FENCE = re.compile(r"^ *```python ([^\n]*)\n(.*?)^ *```", re.M | re.S)
 
 
+class Progress:
+    """A progress bar on stderr over the benchmark's steps (tqdm)."""
+
+    def __init__(self, total: int) -> None:
+        self._bar = tqdm(total=total, file=sys.stderr, unit="step", leave=False)
+        self._started = False
+
+    def step(self, message: str) -> None:
+        """Mark the previous step done and show the one starting now."""
+        if self._started:
+            self._bar.update()
+        self._started = True
+        self._bar.set_description(message)
+
+    def close(self) -> None:
+        """Complete the bar and remove it."""
+        self._bar.update()
+        self._bar.close()
+
+
+PROGRESS: Progress | None = None
+
+
 def step(message: str) -> None:
-    print(f"... {message}", file=sys.stderr, flush=True)
+    if PROGRESS is not None:
+        PROGRESS.step(message)
 
 
 def copy_project(target: Path) -> None:
@@ -215,15 +241,24 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    global PROGRESS
+    # code once, five scenarios per run, the weighed build, scale, statsmodels
+    PROGRESS = Progress(total=1 + 5 * args.runs + 1 + 2)
     with tempfile.TemporaryDirectory() as folder:
         project = Path(folder)
         copy_project(project)
-        step("timing every page's code once, in one process")
+        step("every page's code once")
         once = code_once(project)
         times = scenarios(project, args.runs)
+        step("cold build to weigh the pages")
         shutil.rmtree(project / ".cache", ignore_errors=True)
         build(project)
         weights = page_weights(project / "site")
+    step(f"nadaraya_watson with {args.scale} queries and keys")
+    elapsed, peak, same = scale(args.scale)
+    step("nadaraya_watson against statsmodels at n = 5000")
+    ours, theirs, difference = against_statsmodels(5000, 3)
+    PROGRESS.close()
 
     floor = statistics.median(times["floor: no code executed"])
     print(f"\nBuild times, median of {args.runs} runs (seconds)\n")
@@ -262,15 +297,11 @@ def main() -> None:
             f"{'met' if size <= 6144 else 'NOT met'})"
         )
 
-    step(f"nadaraya_watson with {args.scale} queries and keys")
-    elapsed, peak, same = scale(args.scale)
     print(
         f"\nnadaraya_watson, {args.scale} x {args.scale}, predictions only: "
         f"{elapsed:.1f} s, peak extra memory {peak:.0f} MiB; "
         f"chunked equals unchunked on 3000 x 3000: {same}"
     )
-    step("nadaraya_watson against statsmodels at n = 5000")
-    ours, theirs, difference = against_statsmodels(5000, 3)
     print(
         f"n = 5000: nadaraya_watson {ours:.3f} s, statsmodels KernelReg "
         f"{theirs:.3f} s, ratio {theirs / ours:.1f} x, max |difference| "

@@ -21,8 +21,10 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from latex2mathml.converter import convert
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import CombinedEvent, event_priority
 
-from . import cache, notebooks, translations
+from . import cache, links, notebooks, translations
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -235,6 +237,8 @@ _LOG = logging.getLogger("mkdocs.plugins.attention_docs")
 # Hook modules stay loaded across `mkdocs serve` rebuilds, so this one filter is
 # reused and its state is reset at the start of every build (on_config).
 _PAGE_FILTER = PageInWarnings()
+# Built file (relative to site_dir) -> its source, for messages about built pages.
+_SOURCES: dict[str, str] = {}
 
 
 def on_config(config: MkDocsConfig, **_: object) -> MkDocsConfig:
@@ -242,6 +246,7 @@ def on_config(config: MkDocsConfig, **_: object) -> MkDocsConfig:
     import mkdocs_jupyter.convert
 
     _PAGE_FILTER.page = None
+    _SOURCES.clear()
     cache.reset_build()
     cache.refresh_library()
     mkdocs_jupyter.convert.nb2html = cache.cached_nb2html(
@@ -310,8 +315,8 @@ def build_language(config: MkDocsConfig) -> str:
     return "zh" if str(config.theme["language"]).startswith("zh") else "en"
 
 
-def on_post_build(config: MkDocsConfig, **_: object) -> None:
-    """MkDocs hook: report what the execution cache did in this build."""
+def report_cache(config: MkDocsConfig, **_: object) -> None:
+    """Report what the execution cache did in this build (one line per language)."""
     stats = cache.STATS
     state = "on" if cache.enabled() else "off"
     _LOG.info(
@@ -323,8 +328,45 @@ def on_post_build(config: MkDocsConfig, **_: object) -> None:
     )
 
 
+@event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language
+def check_links(config: MkDocsConfig, **_: object) -> None:
+    """Fail the build if any internal link or anchor of the built site is broken.
+
+    Raises:
+        PluginError: Naming every broken link with its page and line.
+    """
+    i18n = config.plugins.get("i18n")
+    if getattr(i18n, "building", False):
+        return  # a nested build of one more language; the outer build checks
+    report = links.check_site(Path(config.site_dir), config.site_url)
+    if report.broken:
+        named = [_name_source(line) for line in report.broken]
+        raise PluginError(
+            f"{len(named)} broken links in the built site:\n  " + "\n  ".join(named)
+        )
+    _LOG.info(
+        "attention_docs links: %d internal links resolve; %d external links "
+        "(python -m attention_docs.links %s lists them)",
+        report.checked,
+        len(report.external),
+        config.site_dir,
+    )
+
+
+on_post_build = CombinedEvent(report_cache, check_links)
+
+
+def _name_source(problem: str) -> str:
+    """Put the source page in front of a link checker line about a built page."""
+    built = problem.split(":", 1)[0]
+    source = _SOURCES.get(built)
+    return f"docs/{source} (built as {problem})" if source else problem
+
+
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
-    """MkDocs hook: write each notebook page's ``.ipynb`` next to its HTML."""
+    """MkDocs hook: note the page's source; write notebooks' ``.ipynb`` beside them."""
+    built = Path(page.file.abs_dest_path).relative_to(config.site_dir).as_posix()
+    _SOURCES[built] = page.file.src_uri
     if is_notebook(output):
         folder = Path(page.file.abs_dest_path).parent
         write_notebook(
