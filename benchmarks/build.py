@@ -27,7 +27,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("mkdocs.yml", "docs", "hooks", "src")
+SOURCES = ("mkdocs.yml", "docs", "hooks", "overrides", "src")
 FENCE = re.compile(r"^ *```python ([^\n]*)\n(.*?)^ *```", re.M | re.S)
 
 

@@ -1,13 +1,19 @@
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SITE_SOURCES = ("mkdocs.yml", "docs", "hooks", "src")
+# The path the site is published under (site_url in mkdocs.yml), e.g. /attention_docs/.
+SITE_PATH = urlsplit(
+    re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.M)[1]
+).path
+SITE_SOURCES = ("mkdocs.yml", "docs", "hooks", "overrides", "src")
 
 
 def copy_site(destination: Path) -> Path:

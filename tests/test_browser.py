@@ -1,19 +1,44 @@
-"""Browser tests: the built site, served on 127.0.0.1, in Debian's Chromium."""
+"""Browser tests: the built site, served on 127.0.0.1, in Debian's Chromium.
+
+Every page of both languages is loaded in a real browser. Requests to any host
+but the test server are aborted and recorded, and fail the test. Full-page
+screenshots of every page are saved under ``test-artifacts/screenshots/``.
+"""
 
 import functools
 import http.server
+import re
 import shutil
 import threading
+from importlib.resources import files
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlsplit
 
+import nbformat
 import pytest
+from conftest import ROOT, SITE_PATH
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.slow
 CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHAPTERS = ["attention-cues", "queries-keys-values", "attention-pooling"]
-PAGES = ["", *CHAPTERS, *[f"exercises/{c}" for c in CHAPTERS], "glossary", "references"]
+NOTEBOOKS = [f"exercises/{c}" for c in CHAPTERS]
+PAGES = ["", *CHAPTERS, *NOTEBOOKS, "glossary", "references"]
+LANGS = ["en", "zh"]
+# The site is served under its published path (SITE_PATH, e.g. /attention_docs/),
+# so links that ignore that path break here as they would on GitHub Pages.
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def source_of(path: str, lang: str) -> Path:
+    """The Markdown source of a page path."""
+    stem = ROOT / "docs" / (path or "index")
+    return stem.with_suffix(".zh.md" if lang == "zh" else ".md")
+
+
+def prefix(lang: str) -> str:
+    return "zh/" if lang == "zh" else ""
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -27,13 +52,17 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 @pytest.fixture(scope="session")
-def site_url(built_site):
-    """Serve the built site over HTTP on a free port of 127.0.0.1."""
-    handler = functools.partial(QuietHandler, directory=str(built_site))
+def site_url(built_site, tmp_path_factory):
+    """Serve the built site over HTTP on 127.0.0.1, under the site's own path."""
+    root = tmp_path_factory.mktemp("www")
+    mount = root / SITE_PATH.strip("/")
+    mount.parent.mkdir(parents=True, exist_ok=True)
+    mount.symlink_to(built_site, target_is_directory=True)
+    handler = functools.partial(QuietHandler, directory=str(root))
     server = Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
     server.shutdown()
     server.server_close()
     thread.join(timeout=10)
@@ -57,24 +86,208 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(params=["light"])
+def color_scheme(request):
+    return request.param
+
+
 @pytest.fixture
-def page(browser, site_url):
-    """A fresh page whose requests to any other host are aborted and recorded."""
-    context = browser.new_context()
+def page(browser, site_url, color_scheme):
+    """A fresh page that records every problem a reader could run into.
+
+    ``page.foreign_requests``: requests to any other host (aborted);
+    ``page.problems``: console errors, uncaught exceptions, failed requests
+    and responses with an error status.
+    """
+    context = browser.new_context(
+        color_scheme=color_scheme,
+        permissions=["clipboard-read", "clipboard-write"],
+        accept_downloads=True,
+    )
     page = context.new_page()
     page.foreign_requests = []
-    own = urlparse(site_url).netloc
+    page.problems = []
+    own = urlsplit(site_url).netloc
 
     def route(route):
-        if urlparse(route.request.url).netloc == own:
+        if urlsplit(route.request.url).netloc == own:
             route.continue_()
         else:
             page.foreign_requests.append(route.request.url)
             route.abort()
 
+    def console(message):
+        if message.type == "error":
+            page.problems.append(f"console error: {message.text}")
+
+    def failed(request):
+        if urlsplit(request.url).netloc == own:  # foreign ones are listed apart
+            page.problems.append(f"request failed: {request.url} {request.failure}")
+
+    def response(response):
+        if response.status >= 400:
+            page.problems.append(f"HTTP {response.status}: {response.url}")
+
     page.route("**/*", route)
+    page.on("console", console)
+    page.on("pageerror", lambda error: page.problems.append(f"exception: {error}"))
+    page.on("requestfailed", failed)
+    page.on("response", response)
     yield page
     context.close()
+
+
+def visit(page, site_url, path, lang):
+    page.goto(site_url + prefix(lang) + path)
+    page.wait_for_load_state("networkidle")
+
+
+every_page = pytest.mark.parametrize("path", PAGES)
+both_languages = pytest.mark.parametrize("lang", LANGS)
+
+
+@both_languages
+@every_page
+def test_page_loads_without_errors_or_foreign_requests(page, site_url, path, lang):
+    visit(page, site_url, path, lang)
+    assert page.problems == []
+    assert page.foreign_requests == []
+    assert page.locator("html").get_attribute("lang") == lang
+    SCREENSHOTS.joinpath(lang).mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / lang / f"{path.replace('/', '-') or 'index'}.png"
+    page.screenshot(path=shot, full_page=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# Text of the article without code, where LaTeX could not legitimately appear.
+PROSE = """() => {
+  const article = document.querySelector("article").cloneNode(true);
+  article.querySelectorAll("pre, code, script, style").forEach(e => e.remove());
+  return article.innerText;
+}"""
+RAW_TEX = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[|\\(frac|sum|exp|mathbf)\b")
+
+
+@both_languages
+@every_page
+def test_math_is_rendered(page, site_url, path, lang):
+    visit(page, site_url, path, lang)
+    assert RAW_TEX.findall(page.evaluate(PROSE)) == []
+    formulas = page.locator("article math")
+    source = re.sub(r"```.*?```", "", source_of(path, lang).read_text(), flags=re.S)
+    if "$" in source:
+        assert formulas.count() > 0
+    for i in range(formulas.count()):
+        box = formulas.nth(i).bounding_box()
+        assert box and box["width"] > 0 and box["height"] > 0, i
+
+
+@both_languages
+@every_page
+def test_figures_are_visible_with_a_text_alternative(page, site_url, path, lang):
+    visit(page, site_url, path, lang)
+    figures = page.locator("article svg.ad-figure")
+    if "figures." in source_of(path, lang).read_text():
+        assert figures.count() > 0
+    for i in range(figures.count()):
+        figure = figures.nth(i)
+        figure.scroll_into_view_if_needed()
+        assert figure.is_visible(), i
+        box = figure.bounding_box()
+        assert box and box["width"] > 50 and box["height"] > 50, i
+        assert figure.get_attribute("role") == "img"
+        alt = figure.locator("title").first.text_content().strip()
+        assert alt, i
+        assert bool(CJK.search(alt)) == (lang == "zh"), alt
+    images = page.locator("article img")
+    for i in range(images.count()):
+        assert images.nth(i).evaluate("img => img.naturalWidth") > 0, i
+
+
+PALETTE = """() => [
+  document.body.dataset.mdColorMedia,
+  document.body.dataset.mdColorScheme,
+  getComputedStyle(document.body).backgroundColor,
+]"""
+
+
+@both_languages
+@every_page
+def test_palette_toggle_cycles_automatic_light_dark(page, site_url, path, lang):
+    visit(page, site_url, path, lang)
+    states = [page.evaluate(PALETTE)]
+    for _ in range(3):
+        page.locator("form[data-md-component=palette] label:visible").click()
+        page.wait_for_timeout(100)
+        states.append(page.evaluate(PALETTE))
+    media = [state[0] for state in states]
+    assert media == [
+        "(prefers-color-scheme)",
+        "(prefers-color-scheme: light)",
+        "(prefers-color-scheme: dark)",
+        "(prefers-color-scheme)",
+    ]
+    schemes = [state[1] for state in states]
+    assert schemes == ["default", "default", "slate", "default"]  # system is light
+    assert states[1][2] != states[2][2]  # the background really changes
+    assert page.problems == []
+
+
+@both_languages
+@every_page
+def test_every_code_block_has_a_working_copy_button(page, site_url, path, lang):
+    visit(page, site_url, path, lang)
+    blocks = page.locator("article pre:has(code), article .highlight-ipynb pre")
+    buttons = page.locator(
+        "article button.md-code__button[data-md-type=copy], article clipboard-copy"
+    )
+    assert buttons.count() == blocks.count()
+    if blocks.count() == 0:
+        return
+    block = blocks.first
+    block.scroll_into_view_if_needed()
+    block.hover()
+    buttons.first.click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.strip() == block.inner_text().strip()
+    assert page.problems == []
+
+
+@both_languages
+@pytest.mark.parametrize("path", NOTEBOOKS)
+def test_notebook_downloads_as_a_valid_ipynb(page, site_url, path, lang, tmp_path):
+    visit(page, site_url, path, lang)
+    link = page.locator("a.ad-download")
+    assert link.get_attribute("download") is not None
+    with page.expect_download() as download:
+        link.click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.suffix == ".ipynb"
+    notebook = nbformat.read(saved, as_version=4)
+    nbformat.validate(notebook)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert code and "attention_docs" in code[0].source
+    prose = " ".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+    assert bool(CJK.search(prose)) == (lang == "zh")
+
+
+AXE = files("axe_playwright_python") / "axe.min.js"  # axe-core, from PyPI
+
+
+@both_languages
+@every_page
+@pytest.mark.parametrize("color_scheme", ["light", "dark"], indirect=True)
+def test_no_serious_accessibility_violation(page, site_url, path, lang, color_scheme):
+    visit(page, site_url, path, lang)
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    violations = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]}))
+        .violations.filter(v => ["serious", "critical"].includes(v.impact))
+        .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(", ")}`)"""
+    )
+    assert violations == []
+    assert page.foreign_requests == []
 
 
 INITIALISING = ("Initializing search", "正在初始化搜索引擎")
@@ -105,7 +318,7 @@ def search(page, site_url, start, query):
         except PlaywrightTimeout:
             continue
     hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
-    return [urlparse(href).path for href in hrefs]
+    return [urlsplit(href).path for href in hrefs]
 
 
 @pytest.mark.parametrize(
@@ -121,19 +334,20 @@ def search(page, site_url, start, query):
 )
 def test_search_finds_the_page(page, site_url, start, query, expected):
     paths = search(page, site_url, start, query)
-    assert expected in paths, paths
+    assert SITE_PATH.rstrip("/") + expected in paths, paths
     assert page.foreign_requests == []
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("path", PAGES)
 def test_language_switch_lands_on_the_counterpart(page, site_url, path, lang):
-    prefix, other = ("", "zh/") if lang == "en" else ("zh/", "")
-    page.goto(site_url + prefix + path)
+    other = prefix("en" if lang == "zh" else "zh")
+    page.goto(site_url + prefix(lang) + path)
     page.locator(".md-header__option .md-select").hover()
     target = "zh" if lang == "en" else "en"
     page.locator(f'.md-select__link[hreflang="{target}"]').click()
     page.wait_for_load_state("load")
-    assert urlparse(page.url).path == "/" + other + path + ("/" if path else "")
+    expected = SITE_PATH + other + path + ("/" if path else "")
+    assert urlsplit(page.url).path == expected
     assert page.locator("html").get_attribute("lang") == target
     assert page.foreign_requests == []

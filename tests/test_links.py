@@ -74,6 +74,16 @@ def test_links_under_the_site_url_are_internal(site: Path) -> None:
     ]
 
 
+def test_absolute_paths_must_stay_under_the_sites_path(site: Path) -> None:
+    url = "https://me.example/docs/"
+    write(site, "about/index.html", '<a href="/docs/guide/#usage">u</a>')
+    assert links.check_site(site, url).broken == []
+    write(site, "about/index.html", '<a href="/guide/">u</a>')
+    assert links.check_site(site, url).broken == [
+        "about/index.html:2: /guide/: /guide/ is outside the site's path /docs/"
+    ]
+
+
 def test_command_line_exit_status(site: Path, capsys: pytest.CaptureFixture) -> None:
     assert links.main([str(site)]) == 0
     assert "7 internal links checked" in capsys.readouterr().out

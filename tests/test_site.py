@@ -5,9 +5,12 @@ import nbformat
 import pytest
 
 from attention_docs.site import (
+    check_notebook_rendered,
     download_link,
+    drop_language_alternates,
     heading_ids,
     is_notebook,
+    label_search_dialog,
     latex_to_mathml,
     notebook_name,
     on_page_content,
@@ -56,8 +59,12 @@ def test_empty_formula_is_an_error():
         latex_to_mathml("  ", display=True)
 
 
-def test_hook_names_the_page():
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="chapter.md"))
+def test_hook_names_the_page(tmp_path):
+    source = tmp_path / "chapter.md"
+    source.write_text("# Chapter\n")
+    page = SimpleNamespace(
+        file=SimpleNamespace(src_uri="chapter.md", abs_src_path=str(source))
+    )
     config = SimpleNamespace(theme={"language": "en"})
     with pytest.raises(ValueError, match="chapter.md"):
         on_page_content(
@@ -85,7 +92,8 @@ def test_slim_notebook_keeps_only_the_notebook_and_copy_script():
     assert "<style" not in out and "MathJax" not in out and "mermaid" not in out
     assert "clipboard helper" in out
     assert out.count("<math") == 2
-    assert '<div class="ad-math"><math' in out and 'display="block"' in out
+    assert '<div class="ad-math" tabindex="0"><math' in out and 'display="block"' in out
+    assert '<pre tabindex="0">' in out  # scrollable by keyboard
     assert "<code>$x$</code>" in out  # code is not math
     assert 'price = "$3 and $4"' in out  # nor is code output
     assert "cost $5 and" in out  # a lone dollar is not math
@@ -151,3 +159,41 @@ def test_rename_toc_follows_document_order():
     top = SimpleNamespace(id="_1", children=[child])
     rename_toc([top], ["title", "first"])
     assert (top.id, child.id) == ("title", "first")
+
+
+HEAD = """<html><head>
+<link rel="canonical" href="https://x.example/docs/a/">
+          <link rel="alternate" href="./" hreflang="en">
+          <link rel="alternate" href="../zh/a/" hreflang="zh">
+<link rel="alternate" type="application/rss+xml" href="feed.xml">
+</head><body><a href="../zh/a/" hreflang="zh" class="md-select__link">中文</a>
+<div class="md-search" data-md-component="search" role="dialog">
+<input class="md-search__input" name="query" aria-label="搜索" placeholder="搜索">
+</div></body></html>"""
+
+
+def test_language_alternates_leave_the_head_but_not_the_menu():
+    out = drop_language_alternates(HEAD)
+    assert 'hreflang="en"' not in out
+    assert out.count('hreflang="zh"') == 1 and 'class="md-select__link">中文' in out
+    assert "rss+xml" in out and 'rel="canonical"' in out  # other links stay
+
+
+def test_search_dialog_is_named_by_its_input_label():
+    out = label_search_dialog(HEAD)
+    assert 'role="dialog" aria-label="搜索"' in out
+    assert label_search_dialog("<p>no search</p>") == "<p>no search</p>"
+
+
+def test_a_notebook_source_not_rendered_as_a_notebook_is_refused(tmp_path):
+    notebook = tmp_path / "nb.md"
+    notebook.write_text("---\njupyter:\n  jupytext: {}\n---\n\n# Title\n")
+    page = tmp_path / "page.md"
+    page.write_text("# Title\n\njupyter:\n")
+    with pytest.raises(ValueError, match="not rendered as a notebook"):
+        check_notebook_rendered(notebook, "<h1>Title</h1>")
+    check_notebook_rendered(notebook, '<div class="jupyter-wrapper">…</div>')
+    check_notebook_rendered(page, "<h1>Title</h1><p>jupyter:</p>")  # not a notebook
+    raw = '<p>{ "cells": [{ &quot;cell_type&quot;: "code" }], "nbformat": 4 }</p>'
+    with pytest.raises(ValueError, match="raw notebook JSON"):
+        check_notebook_rendered(page, raw)

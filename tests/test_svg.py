@@ -91,3 +91,11 @@ def test_chinese_text_stays_text():
 def test_bad_arguments(fig, alt, error):
     with pytest.raises(error):
         figure_to_svg(fig, alt=alt)
+
+
+@pytest.mark.parametrize("text", ["\ue000", "键\ue001 keys"])
+def test_text_no_font_can_draw_is_refused(text):
+    fig = Figure()
+    fig.text(0.5, 0.5, text)
+    with pytest.raises(ValueError, match="'demo' has text that no configured font"):
+        figure_to_svg(fig, alt="demo")

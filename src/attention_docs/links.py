@@ -17,7 +17,7 @@ import argparse
 import sys
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 _LOCAL = "http://site.invalid/"
@@ -102,15 +102,18 @@ def check_site(site: Path, site_url: str | None = None) -> Report:
     site = Path(site)
     pages = {path: _parse(path) for path in sorted(site.rglob("*.html"))}
     base = site_url.rstrip("/") + "/" if site_url else None
+    # The site's own path on its server, such as /attention_docs/ on GitHub Pages.
+    prefix = urlsplit(base).path if base else "/"
     broken: list[str] = []
     external: set[str] = set()
     checked = 0
     for path, page in pages.items():
-        location = PurePosixPath(path.relative_to(site).as_posix())
-        here = urljoin(_LOCAL, location.as_posix())
+        location = path.relative_to(site).as_posix()
+        here = urljoin(_LOCAL, prefix + location)
         for line, url in page.links:
-            own = base and url.startswith(base)
-            resolved = urlsplit(urljoin(here, "/" + url[len(base) :] if own else url))
+            own = base is not None and url.startswith(base)
+            absolute = urljoin(here, prefix + url[len(base) :] if own else url)
+            resolved = urlsplit(absolute)
             if resolved.scheme in _SKIPPED_SCHEMES:
                 continue
             if f"{resolved.scheme}://{resolved.netloc}/" != _LOCAL:
@@ -119,7 +122,11 @@ def check_site(site: Path, site_url: str | None = None) -> Report:
                     broken.append(f"{location}:{line}: {url}: malformed external link")
                 continue
             checked += 1
-            problem = _problem(site, pages, resolved.path, resolved.fragment)
+            if not resolved.path.startswith(prefix):
+                problem = f"{resolved.path} is outside the site's path {prefix}"
+            else:
+                inside = "/" + resolved.path[len(prefix) :]
+                problem = _problem(site, pages, inside, resolved.fragment)
             if problem:
                 broken.append(f"{location}:{line}: {url}: {problem}")
     return Report(broken=broken, external=sorted(external), checked=checked)

@@ -65,7 +65,9 @@ _DOLLAR_INLINE = re.compile(r"(?<![\\$])\$(?=\S)([^$]+?)(?<=\S)\$(?!\$)")
 
 
 def _block(latex: str) -> str:
-    return f'<div class="ad-math">{latex_to_mathml(latex, display=True)}</div>'
+    # A wide formula scrolls sideways; tabindex lets keyboard users scroll it.
+    mathml = latex_to_mathml(latex, display=True)
+    return f'<div class="ad-math" tabindex="0">{mathml}</div>'
 
 
 def _dollar_math(text: str) -> str:
@@ -85,6 +87,38 @@ def is_notebook(content: str) -> bool:
     return _NOTEBOOK in content
 
 
+_RAW_JSON = re.compile(r'"(?:nbformat|cell_type)"\s*:')
+_JUPYTEXT_HEADER = re.compile(r"\Ajupyter:\s*$", re.MULTILINE)
+
+
+def check_notebook_rendered(source: Path, content: str) -> None:
+    """Fail when a notebook would be published as its raw source.
+
+    mkdocs-jupyter converts a page only when it recognises it as a notebook
+    (for Markdown, a python kernelspec in the jupytext header); other plugins
+    can also undo its work (DESIGN.md: i18n and ``.ipynb`` pages). Either way
+    the build used to succeed with the source or JSON shown as the page.
+
+    Parameters:
+        source: The page's source file.
+        content: The page's HTML.
+
+    Raises:
+        ValueError: The source is a notebook and the HTML is not a rendered
+            notebook, or the HTML shows notebook JSON.
+    """
+    text = source.read_text(encoding="utf-8")
+    front = text[4:].split("\n---", 1)[0] if text.startswith("---\n") else ""
+    is_source = source.suffix == ".ipynb" or bool(_JUPYTEXT_HEADER.search(front))
+    if is_source and not is_notebook(content):
+        raise ValueError(
+            "notebook page was not rendered as a notebook and would show its raw "
+            "source; mkdocs-jupyter needs a python kernelspec in the jupytext header"
+        )
+    if not is_notebook(content) and _RAW_JSON.search(html.unescape(content)):
+        raise ValueError("page shows raw notebook JSON")
+
+
 def slim_notebook(content: str) -> str:
     """Reduce mkdocs-jupyter's notebook HTML to the notebook and its copy buttons.
 
@@ -97,8 +131,11 @@ def slim_notebook(content: str) -> str:
     """
     start = content.index(_NOTEBOOK)
     scripts = [s for s in _SCRIPT.findall(content[:start]) if "clipboard" in s]
-    body = content[start:].replace(
-        'class="highlight-ipynb', 'class="highlight highlight-ipynb'
+    body = (
+        content[start:]
+        .replace('class="highlight-ipynb', 'class="highlight highlight-ipynb')
+        # Long lines scroll sideways; tabindex lets keyboard users scroll them.
+        .replace("<pre>", '<pre tabindex="0">')
     )
     body = _MARKDOWN_CELL.sub(lambda m: m[1] + _dollar_math(m[2]) + m[3], body)
     return "".join(scripts) + body
@@ -181,6 +218,53 @@ def download_link(src_uri: str, text: str) -> str:
     )
 
 
+_HEAD_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\s*')
+
+
+def drop_language_alternates(output: str) -> str:
+    """Remove the hreflang ``<link rel="alternate">`` elements from a page's head.
+
+    Material's script fetches ``sitemap.xml`` relative to each of them, to map
+    pages between languages. mkdocs-static-i18n points them at the counterpart
+    page, not at a language's root, so every page asked for files such as
+    ``zh/attention-cues/sitemap.xml`` and logged a 404. The language menu keeps
+    its links, and search engines still learn the counterparts from the
+    ``xhtml:link`` alternates in ``sitemap.xml``.
+
+    Parameters:
+        output: A built page's HTML.
+
+    Returns:
+        The page without those elements in its head.
+    """
+    head, separator, body = output.partition("</head>")
+    return _HEAD_ALTERNATE.sub("", head) + separator + body
+
+
+_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+_SEARCH_INPUT = re.compile(
+    r'class="md-search__input" name="query" aria-label="([^"]*)"'
+)
+
+
+def label_search_dialog(output: str) -> str:
+    """Give Material's search dialog an accessible name (its input's label).
+
+    Parameters:
+        output: A built page's HTML.
+
+    Returns:
+        The page with ``aria-label`` on the search dialog.
+    """
+    found = _SEARCH_INPUT.search(output)
+    if found is None:
+        return output
+    labelled = _SEARCH_DIALOG.replace(
+        'role="dialog"', f'role="dialog" aria-label="{found[1]}"'
+    )
+    return output.replace(_SEARCH_DIALOG, labelled, 1)
+
+
 def write_notebook(source: Path, destination: Path) -> Path:
     """Convert a jupytext Markdown notebook to an ``.ipynb`` file.
 
@@ -209,10 +293,7 @@ def render_math(content: str) -> str:
     Returns:
         The same HTML with MathML in place of the LaTeX source.
     """
-    content = _BLOCK.sub(
-        lambda m: f'<div class="ad-math">{latex_to_mathml(m[1], display=True)}</div>',
-        content,
-    )
+    content = _BLOCK.sub(lambda m: _block(m[1]), content)
     return _INLINE.sub(lambda m: latex_to_mathml(m[1], display=False), content)
 
 
@@ -246,7 +327,8 @@ def on_config(config: MkDocsConfig, **_: object) -> MkDocsConfig:
     import mkdocs_jupyter.convert
 
     _PAGE_FILTER.page = None
-    _SOURCES.clear()
+    if not _nested_language_build(config):  # one build writes every language
+        _SOURCES.clear()
     cache.reset_build()
     cache.refresh_library()
     mkdocs_jupyter.convert.nb2html = cache.cached_nb2html(
@@ -259,8 +341,17 @@ def on_config(config: MkDocsConfig, **_: object) -> MkDocsConfig:
 
 
 def on_page_markdown(markdown: str, page: Page, **_: object) -> str:
-    """MkDocs hook: remember which page markdown-exec is about to run."""
+    """MkDocs hook: check the page's front matter; note the page markdown-exec runs.
+
+    Raises:
+        TranslationError: The front matter is not valid YAML or not closed.
+            MkDocs itself would publish it as text.
+    """
     _PAGE_FILTER.page = f"docs/{page.file.src_uri}"
+    source = Path(page.file.abs_src_path)
+    translations.split_front_matter(
+        source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
+    )
     return markdown
 
 
@@ -328,6 +419,11 @@ def report_cache(config: MkDocsConfig, **_: object) -> None:
     )
 
 
+def _nested_language_build(config: MkDocsConfig) -> bool:
+    """Whether mkdocs-static-i18n is building one more language inside a build."""
+    return bool(getattr(config.plugins.get("i18n"), "building", False))
+
+
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language
 def check_links(config: MkDocsConfig, **_: object) -> None:
     """Fail the build if any internal link or anchor of the built site is broken.
@@ -335,9 +431,8 @@ def check_links(config: MkDocsConfig, **_: object) -> None:
     Raises:
         PluginError: Naming every broken link with its page and line.
     """
-    i18n = config.plugins.get("i18n")
-    if getattr(i18n, "building", False):
-        return  # a nested build of one more language; the outer build checks
+    if _nested_language_build(config):
+        return  # the outer build checks, once every language is written
     report = links.check_site(Path(config.site_dir), config.site_url)
     if report.broken:
         named = [_name_source(line) for line in report.broken]
@@ -364,9 +459,10 @@ def _name_source(problem: str) -> str:
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
-    """MkDocs hook: note the page's source; write notebooks' ``.ipynb`` beside them."""
+    """MkDocs hook: note the page's source, trim its head, write notebooks."""
     built = Path(page.file.abs_dest_path).relative_to(config.site_dir).as_posix()
     _SOURCES[built] = page.file.src_uri
+    output = label_search_dialog(drop_language_alternates(output))
     if is_notebook(output):
         folder = Path(page.file.abs_dest_path).parent
         write_notebook(
@@ -380,6 +476,7 @@ def on_page_content(
 ) -> str:
     """MkDocs hook: notices, math as MathML, slimmed notebooks with downloads."""
     try:
+        check_notebook_rendered(Path(page.file.abs_src_path), html_content)
         notice = translation_notice(page, build_language(config))
         if is_notebook(html_content):
             text = _DOWNLOAD[build_language(config)]

@@ -6,6 +6,7 @@ import hashlib
 import html
 import io
 import re
+import warnings
 import xml.etree.ElementTree as ET
 
 import matplotlib as mpl
@@ -107,6 +108,9 @@ def _prefix_ids(svg: str, prefix: str) -> str:
     return _REFERENCE.sub(lambda m: m.group().replace("#", "#" + prefix, 1), svg)
 
 
+_MISSING_GLYPH = r"Glyph .* missing from font"
+
+
 def figure_to_svg(fig: Figure, *, alt: str) -> str:
     """Render a figure as an inline ``<svg>`` element whose bytes depend only on it.
 
@@ -127,8 +131,16 @@ def figure_to_svg(fig: Figure, *, alt: str) -> str:
     if not isinstance(alt, str) or not alt.strip():
         raise ValueError("alt must be a non-empty description of the figure")
     buffer = io.StringIO()
-    with mpl.rc_context(_SVG_RC):
-        fig.savefig(buffer, format="svg", metadata=_NO_METADATA)
+    with mpl.rc_context(_SVG_RC), warnings.catch_warnings():
+        # A missing glyph would be drawn as an empty box: refuse the figure.
+        warnings.filterwarnings("error", _MISSING_GLYPH, UserWarning)
+        try:
+            fig.savefig(buffer, format="svg", metadata=_NO_METADATA)
+        except UserWarning as warning:
+            raise ValueError(
+                f"figure {alt.strip()!r} has text that no configured font can "
+                f"draw: {warning}"
+            ) from None
     svg = _COMMENT.sub("", _PROLOGUE.sub("", buffer.getvalue()))
     svg = _compact(svg)
     prefix = "f" + hashlib.sha1(svg.encode()).hexdigest()[:5]

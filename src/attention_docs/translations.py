@@ -225,8 +225,15 @@ def _is_translation(path: Path) -> bool:
 
 
 def english_pages(docs: Path) -> list[Path]:
-    """Every English page under a docs folder, sorted."""
-    return sorted(p for p in docs.rglob("*.md") if not _is_translation(p))
+    """Every English page under a docs folder, sorted.
+
+    ``docs/assets`` holds static files and notes about them, never pages.
+    """
+    return sorted(
+        p
+        for p in docs.rglob("*.md")
+        if not _is_translation(p) and p.relative_to(docs).parts[0] != "assets"
+    )
 
 
 # --- parity --------------------------------------------------------------------

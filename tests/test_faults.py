@@ -1,0 +1,127 @@
+"""Loud failures: each test injects one fault into a copy of the site and builds.
+
+The build must exit non-zero with a message naming the page (and the block or
+cell), never publish the broken page quietly.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import copy_site, mkdocs_build
+
+pytestmark = pytest.mark.slow
+
+
+def build_with(tmp_path: Path, inject, *, notebooks: bool = False) -> str:
+    """Copy the site, let ``inject`` change it, build; return the failing log."""
+    project = copy_site(tmp_path / "project")
+    inject(project)
+    result = mkdocs_build(
+        project, tmp_path / "site", notebooks=notebooks, library=project / "src"
+    )
+    log = result.stdout + result.stderr
+    assert result.returncode != 0, log
+    assert "Aborted" in log or "Error" in log
+    return log
+
+
+def append(project: Path, page: str, text: str) -> None:
+    path = project / "docs" / page
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("page", ["index.md", "index.zh.md"])
+def test_raising_code_block(tmp_path, page):
+    block = '\n```python exec="on"\nraise RuntimeError("injected failure")\n```\n'
+    log = build_with(tmp_path, lambda project: append(project, page, block))
+    assert f"docs/{page}: markdown_exec: Execution of python code block exited" in log
+    assert "injected failure" in log
+
+
+@pytest.mark.parametrize("page", ["attention-cues.md", "attention-cues.zh.md"])
+def test_raising_notebook_cell(tmp_path, page):
+    cell = '\n```python\nprint("fine")\n```\n\n```python\n1 / 0\n```\n'
+    log = build_with(
+        tmp_path,
+        lambda project: append(project, f"exercises/{page}", cell),
+        notebooks=True,
+    )
+    # The notebook's first code cell is its figure; the injected ones follow.
+    assert f"docs/exercises/{page}: code cell 3 ('1 / 0') raised" in log
+    assert "ZeroDivisionError: division by zero" in log
+
+
+def test_notebook_published_as_raw_source(tmp_path):
+    def drop_kernelspec(project):
+        path = project / "docs" / "exercises" / "attention-cues.md"
+        text = path.read_text(encoding="utf-8")
+        kernelspec = re.search(r"  kernelspec:\n(?:    .*\n)+", text)[0]
+        path.write_text(text.replace(kernelspec, ""), encoding="utf-8")
+
+    log = build_with(tmp_path, drop_kernelspec)
+    assert (
+        "exercises/attention-cues.md: notebook page was not rendered as a notebook"
+        in log
+    )
+
+
+def test_missing_glyph_in_a_figure(tmp_path):
+    def untypeable_label(project):
+        # U+E000 is a private-use character: no font has a glyph for it.
+        labels = project / "src" / "attention_docs" / "labels.py"
+        text = labels.read_text(encoding="utf-8")
+        labels.write_text(text.replace('"keys": "键"', '"keys": "键\\ue000"'), "utf-8")
+
+    log = build_with(tmp_path, untypeable_label)
+    assert re.search(r"docs/[\w/-]+\.zh\.md: markdown_exec: Execution of python", log)
+    assert "has text that no configured font can draw: Glyph 57344" in log
+
+
+@pytest.mark.parametrize(
+    ("page", "link", "message"),
+    [
+        (
+            "glossary.zh.md",
+            '\n<a href="../attention-cues/#no-such-heading">x</a>\n',
+            "docs/glossary.zh.md (built as zh/glossary/index.html:",
+        ),
+        (
+            "references.md",
+            "\nSee [the chapter](attention-cues.md#no-such-heading).\n",
+            "docs/references.md (built as references/index.html:",
+        ),
+        (
+            "index.md",
+            '\n<a href="missing-page/">x</a>\n',
+            "docs/index.md (built as index.html:",
+        ),
+    ],
+)
+def test_broken_internal_link_or_anchor(tmp_path, page, link, message):
+    log = build_with(tmp_path, lambda project: append(project, page, link))
+    assert "1 broken links in the built site" in log
+    assert message in log
+    assert "no anchor #no-such-heading" in log or "no file for" in log
+
+
+@pytest.mark.parametrize(
+    ("page", "front_matter"),
+    [
+        ("glossary.md", '---\ntitle: "Glossary\n---\n'),
+        ("references.zh.md", "---\ntranslation: [broken\n---\n"),
+        ("attention-cues.md", "---\ntitle: never closed\n"),
+    ],
+)
+def test_broken_front_matter(tmp_path, page, front_matter):
+    def break_front_matter(project):
+        path = project / "docs" / page
+        body = re.sub(r"\A---\n.*?\n---\n", "", path.read_text("utf-8"), flags=re.S)
+        path.write_text(front_matter + body, encoding="utf-8")
+
+    log = build_with(tmp_path, break_front_matter)
+    assert re.search(
+        rf"docs/{re.escape(page)}: front matter (is not valid YAML|is not closed)", log
+    )
