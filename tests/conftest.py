@@ -35,6 +35,7 @@ def mkdocs_build(
     notebooks: bool = True,
     cache: Path | None = None,
     library: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess:
     """Run a strict `mkdocs build` of a project folder; never raises on failure.
 
@@ -42,24 +43,25 @@ def mkdocs_build(
     executed, for tests about other pages that need not wait for kernels. The
     execution cache is off unless ``cache`` names its folder, so figures come
     from the code under test. ``library`` puts another copy of the library's
-    ``src`` folder first on the import path.
+    ``src`` folder first on the import path; ``env`` adds environment variables.
     """
-    env = {
+    environment = {
         **os.environ,
+        **(env or {}),
         "NO_MKDOCS_2_WARNING": "1",
         "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": str(notebooks).lower(),
         "ATTENTION_DOCS_CACHE": "on" if cache else "off",
     }
     if cache:
-        env["ATTENTION_DOCS_CACHE_DIR"] = str(cache)
+        environment["ATTENTION_DOCS_CACHE_DIR"] = str(cache)
     if library:
-        env["PYTHONPATH"] = os.pathsep.join(
+        environment["PYTHONPATH"] = os.pathsep.join(
             filter(None, [str(library), os.environ.get("PYTHONPATH")])
         )
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
         cwd=project,
-        env=env,
+        env=environment,
         capture_output=True,
         text=True,
         timeout=600,

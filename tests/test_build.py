@@ -249,3 +249,31 @@ def test_outdated_and_untranslated_notices(tmp_path):
     for page in ("zh/queries-keys-values", "attention-cues", "glossary"):
         html = (site / page / "index.html").read_text("utf-8")
         assert "ad-outdated" not in html and "ad-untranslated" not in html, page
+
+
+def test_two_clean_builds_are_byte_identical(tmp_path):
+    """Same commit, same bytes, notebooks and figures included.
+
+    The build date (sitemap.xml's lastmod, and the gzip header of its .gz) is
+    taken from SOURCE_DATE_EPOCH, as reproducible-build tools expect; without it
+    those two files would carry the day of the build. No file is exempt.
+    """
+    sites = []
+    for name in ("first", "second"):
+        site = tmp_path / name
+        result = mkdocs_build(ROOT, site, env={"SOURCE_DATE_EPOCH": "1763769600"})
+        assert result.returncode == 0, result.stdout + result.stderr
+        sites.append(site)
+    files = [
+        sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
+        for site in sites
+    ]
+    assert files[0] == files[1]
+    assert len(files[0]) > 50
+    different = [
+        str(path)
+        for path in files[0]
+        if (sites[0] / path).read_bytes() != (sites[1] / path).read_bytes()
+    ]
+    assert different == []
+    assert "2025-11-22" in (sites[0] / "sitemap.xml").read_text("utf-8")

@@ -1,5 +1,9 @@
+import math
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attention_docs import make_dataset, true_function
 
@@ -51,3 +55,32 @@ def test_bad_step(step):
 def test_true_function_rejects_negative_inputs():
     with pytest.raises(ValueError, match="non-negative"):
         true_function(np.array([-1.0]))
+
+
+@settings(max_examples=200)
+@given(
+    x=st.lists(
+        st.sampled_from([0.0, 1e-300, 1e-150, 1e-8, 0.5, 4.9, 1e8, 1e150, 1e300]),
+        min_size=1,
+        max_size=10,
+    )
+)
+def test_true_function_is_finite_over_extreme_inputs(x):
+    x = np.array(x)
+    y = true_function(x)
+    assert np.isfinite(y).all()
+    for value, result in zip(x, y, strict=True):  # one value at a time, by math
+        assert result == pytest.approx(2 * math.sin(value) + value**0.8, rel=1e-12)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_true_function_rejects_non_finite_inputs(bad):
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        true_function(np.array([1.0, bad]))
+
+
+def test_large_data_set():
+    data = make_dataset(100_000, seed=1)
+    assert np.all(np.diff(data.x_train) >= 0)
+    assert np.isfinite(data.y_train).all()
+    assert (0 <= data.x_train).all() and (data.x_train < 5).all()

@@ -1,10 +1,13 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from attention_docs import KERNELS, boxcar, constant, epanechnikov, gaussian, get_kernel
 
 U = np.linspace(-3, 3, 601)
+NAMES = sorted(KERNELS)
 
 
 def test_gaussian_is_the_standard_normal_density():
@@ -57,3 +60,27 @@ def test_compact_flag_matches_support(name):
 def test_unknown_kernel_is_named(name):
     with pytest.raises(ValueError, match="unknown kernel"):
         get_kernel(name)
+
+
+# Finite numbers from 1e-300 to 1e300 in size, of either sign, and zero.
+EXTREME_U = st.builds(
+    lambda m, s: m * s,
+    st.sampled_from([0.0, 1e-300, 1e-150, 0.5, 1.0, 1.5, 1e150, 1e300]),
+    st.sampled_from([-1.0, 1.0]),
+)
+PEAK = {"gaussian": 1 / np.sqrt(2 * np.pi), "boxcar": 1.0, "constant": 1.0}
+PEAK["epanechnikov"] = 0.75
+
+
+@settings(max_examples=200)
+@given(u=st.lists(EXTREME_U, min_size=1, max_size=20), name=st.sampled_from(NAMES))
+def test_extreme_arguments_give_finite_bounded_values(u, name):
+    kernel = get_kernel(name)
+    u = np.array(u)
+    values = kernel.function(u)  # warnings are errors: no overflow warning either
+    assert np.isfinite(values).all()
+    assert (values >= 0).all() and (values <= PEAK[name]).all()
+    np.testing.assert_array_equal(values, kernel.function(-u))
+    logs = kernel.log_function(u)
+    assert not np.isnan(logs).any() and (logs <= np.log(PEAK[name]) + 1e-15).all()
+    np.testing.assert_allclose(np.exp(logs), values, rtol=1e-12, atol=0)

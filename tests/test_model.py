@@ -1,7 +1,13 @@
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from statsmodels.nonparametric.kernel_regression import KernelReg
+from test_pooling import assert_convex_combination, extreme_problem
 
 from attention_docs import make_dataset, nadaraya_watson
 from attention_docs.model import (
@@ -113,3 +119,43 @@ def test_training_rejects_nan_data():
 def test_predict_rejects_bad_shapes():
     with pytest.raises(ValueError, match="1-D"):
         predict(NadarayaWatsonRegressor(), [1.0, 2.0], [1.0], [0.0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(problem=extreme_problem(), w=st.sampled_from([-3.5, 1e-8, 0.5, 1.0, 3.5, 1e8]))
+def test_predict_on_extreme_inputs_matches_the_numpy_library(problem, w):
+    """No NaN even where every distance overflows; same answer as the library."""
+    x_train, y_train, x_query = problem
+    pred, weights = predict(NadarayaWatsonRegressor(w=w), x_train, y_train, x_query)
+    expected, expected_weights = nadaraya_watson(
+        x_train, y_train, x_query, bandwidth=1 / abs(w)
+    )
+    assert_convex_combination(pred, weights, y_train)
+    np.testing.assert_allclose(weights, expected_weights, rtol=1e-6, atol=1e-12)
+    slack = 1e-12 * np.abs(y_train).max() * len(y_train)
+    np.testing.assert_allclose(pred, expected, rtol=1e-6, atol=slack)
+
+
+TRAIN_IN_A_FRESH_PROCESS = """
+import sys, torch
+torch.manual_seed(int(sys.argv[1]))  # global state must not matter
+from attention_docs import make_dataset
+from attention_docs.model import train
+data = make_dataset(50, seed=0)
+result = train(data.x_train, data.y_train, epochs=20, seed=3)
+sys.stdout.write(result.losses.tobytes().hex() + result.ws.tobytes().hex())
+"""
+
+
+def test_training_is_bit_identical_across_processes_and_global_seeds():
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", TRAIN_IN_A_FRESH_PROCESS, str(global_seed)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for global_seed in (0, 12345)
+    ]
+    here = train(DATA.x_train, DATA.y_train, epochs=20, seed=3)
+    assert runs[0] == runs[1] == here.losses.tobytes().hex() + here.ws.tobytes().hex()

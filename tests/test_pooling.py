@@ -293,3 +293,176 @@ def test_leave_one_out_errors():
         loo_cv_error([1.0, 2.0], [1.0, 2.0], [float("nan")])
     with pytest.raises(ValueError, match="low < high"):
         cv_bandwidth([1.0, 2.0], [1.0, 2.0], low=1.0, high=0.5)
+
+
+# --- robustness: extreme magnitudes, duplicates, single keys, large n --------------
+
+# Finite numbers from 1e-300 to 1e300 in size, of either sign, and zero.
+MAGNITUDE = st.sampled_from([0.0, 1e-300, 1e-150, 1e-8, 1.0, 3.5, 1e8, 1e150, 1e300])
+EXTREME = st.builds(lambda m, s: m * s, MAGNITUDE, st.sampled_from([-1.0, 1.0]))
+# A few values drawn from a small pool, so keys repeat (duplicates and ties).
+POOL = st.lists(EXTREME, min_size=1, max_size=4)
+BANDWIDTH = st.sampled_from([1e-300, 1e-150, 1e-8, 0.3, 1.0, 1e8, 1e150, 1e300])
+
+
+@st.composite
+def extreme_problem(draw, max_keys=20):
+    pool = draw(POOL)
+    n = draw(st.integers(1, max_keys))
+    x_train = np.array(draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n)))
+    # Values up to 1e300: the sum of n such weighted values cannot overflow.
+    y_train = np.array(draw(st.lists(EXTREME, min_size=n, max_size=n)))
+    x_query = np.array(
+        draw(
+            st.lists(st.one_of(EXTREME, st.sampled_from(pool)), min_size=1, max_size=8)
+        )
+    )
+    return x_train, y_train, x_query
+
+
+def assert_convex_combination(pred, weights, y_train):
+    assert np.isfinite(weights).all() and (weights >= 0).all()
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=1e-12)
+    assert np.isfinite(pred).all()
+    # Rounding can land a weighted mean of huge values a few ulps outside.
+    slack = 1e-12 * np.abs(y_train).max() * len(y_train)
+    assert (pred >= y_train.min() - slack).all() and (
+        pred <= y_train.max() + slack
+    ).all()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    problem=extreme_problem(), kernel=st.sampled_from(KERNEL_NAMES), bandwidth=BANDWIDTH
+)
+def test_extreme_inputs_give_finite_convex_combinations(problem, kernel, bandwidth):
+    x_train, y_train, x_query = problem
+    pred, weights = nadaraya_watson(
+        x_train, y_train, x_query, kernel=kernel, bandwidth=bandwidth
+    )
+    assert pred.shape == (len(x_query),) and weights.shape == (
+        len(x_query),
+        len(x_train),
+    )
+    assert_convex_combination(pred, weights, y_train)
+    np.testing.assert_array_equal(
+        weights, attention_weights(x_train, x_query, kernel=kernel, bandwidth=bandwidth)
+    )
+    # Keys at the same place always get the same weight.
+    for key in np.unique(x_train):
+        same = weights[:, x_train == key]
+        assert (same == same[:, :1]).all()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    problem=extreme_problem(max_keys=1),
+    kernel=st.sampled_from(KERNEL_NAMES),
+    bandwidth=BANDWIDTH,
+)
+def test_a_single_key_gets_all_the_weight(problem, kernel, bandwidth):
+    x_train, y_train, x_query = problem
+    pred, weights = nadaraya_watson(
+        x_train, y_train, x_query, kernel=kernel, bandwidth=bandwidth
+    )
+    assert (weights == 1.0).all()
+    assert (pred == y_train[0]).all()
+
+
+@settings(max_examples=100, deadline=None)
+@given(y_train=st.lists(EXTREME, min_size=1, max_size=30), n_queries=st.integers(1, 5))
+def test_average_pooling_of_extreme_values_stays_in_range(y_train, n_queries):
+    y_train = np.array(y_train)
+    pred = average_pooling(y_train, np.zeros(n_queries))
+    assert np.isfinite(pred).all() and (pred == pred[0]).all()
+    slack = 1e-12 * np.abs(y_train).max() * len(y_train)
+    assert y_train.min() - slack <= pred[0] <= y_train.max() + slack
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    kernel=st.sampled_from(KERNEL_NAMES),
+    scale=MAGNITUDE.filter(bool),
+)
+def test_large_n_matches_small_chunks(seed, kernel, scale):
+    rng = np.random.default_rng(seed)
+    x_train = scale * rng.uniform(-1, 1, 5000)
+    y_train = rng.normal(size=5000)
+    x_query = scale * rng.uniform(-1.2, 1.2, 700)
+    bandwidth = scale * 0.05
+    whole, weights = nadaraya_watson(
+        x_train, y_train, x_query, kernel=kernel, bandwidth=bandwidth
+    )
+    chunked, _ = nadaraya_watson(
+        x_train,
+        y_train,
+        x_query,
+        kernel=kernel,
+        bandwidth=bandwidth,
+        return_weights=False,
+        chunk_size=64,
+    )
+    assert_convex_combination(whole, weights, y_train)
+    np.testing.assert_allclose(chunked, whole, rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    problem=extreme_problem(), kernel=st.sampled_from(KERNEL_NAMES), bandwidth=BANDWIDTH
+)
+def test_leave_one_out_on_extreme_inputs(problem, kernel, bandwidth):
+    x_train, y_train, _ = problem
+    if len(x_train) < 2:
+        with pytest.raises(ValueError, match="at least 2"):
+            leave_one_out(x_train, y_train, kernel=kernel, bandwidth=bandwidth)
+        return
+    pred, weights = leave_one_out(x_train, y_train, kernel=kernel, bandwidth=bandwidth)
+    assert_convex_combination(pred, weights, y_train)
+    assert (np.diag(weights) == 0).all()
+    slack = 1e-12 * np.abs(y_train).max() * len(y_train)
+    # Each prediction uses only the other pairs.
+    for i in range(len(x_train)):
+        others = np.arange(len(x_train)) != i
+        alone, _ = nadaraya_watson(
+            x_train[others],
+            y_train[others],
+            x_train[i : i + 1],
+            kernel=kernel,
+            bandwidth=bandwidth,
+        )
+        np.testing.assert_allclose(pred[i], alone[0], rtol=1e-9, atol=slack)
+
+
+@pytest.mark.parametrize(
+    ("x_train", "y_train", "message"),
+    [
+        ([0.0, np.inf], [1.0, 2.0], "x_train contains NaN or infinite"),
+        ([0.0, 1.0], [1.0, np.nan], "y_train contains NaN or infinite"),
+        ([0.0, 1.0], [1.0, -np.inf], "y_train contains NaN or infinite"),
+    ],
+)
+def test_non_finite_inputs_are_refused(x_train, y_train, message):
+    with pytest.raises(ValueError, match=message):
+        nadaraya_watson(
+            np.array(x_train), np.array(y_train), np.zeros(2), bandwidth=1.0
+        )
+
+
+@settings(max_examples=60, deadline=None)
+@given(problem=extreme_problem(), kernel=st.sampled_from(KERNEL_NAMES))
+def test_cross_validation_on_extreme_inputs(problem, kernel):
+    x_train, y_train, _ = problem
+    if len(x_train) < 2:
+        with pytest.raises(ValueError, match="at least 2"):
+            cv_bandwidth(x_train, y_train, kernel=kernel)
+        return
+    errors = loo_cv_error(x_train, y_train, [1e-300, 1.0, 1e300], kernel=kernel)
+    assert not np.isnan(errors).any() and (errors >= 0).all()
+    if np.abs(y_train).max() <= 1e150:  # squared residuals fit in a float
+        assert np.isfinite(errors).all()
+        for h, error in zip([1e-300, 1.0, 1e300], errors, strict=True):
+            pred, _ = leave_one_out(x_train, y_train, kernel=kernel, bandwidth=h)
+            assert error == pytest.approx(np.mean((y_train - pred) ** 2), rel=1e-12)
+    h_cv = cv_bandwidth(x_train, y_train, kernel=kernel, tol=1e-3)
+    assert 1e-3 <= h_cv <= 1e3

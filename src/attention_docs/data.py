@@ -20,6 +20,8 @@ def true_function(x: np.ndarray) -> np.ndarray:
         The target evaluated element-wise, same shape as ``x``.
     """
     x = np.asarray(x, dtype=float)
+    if not np.all(np.isfinite(x)):
+        raise ValueError("x contains NaN or infinite values")
     if np.any(x < 0):
         raise ValueError("x must be non-negative, since x**0.8 is undefined below 0")
     return 2 * np.sin(x) + x**0.8

@@ -30,7 +30,8 @@ def gaussian(u: np.ndarray) -> np.ndarray:
 def log_gaussian(u: np.ndarray) -> np.ndarray:
     """Logarithm of the Gaussian kernel, -u²/2 - log sqrt(2π)."""
     u = np.asarray(u, dtype=float)
-    return -0.5 * u * u + _LOG_GAUSS_NORM
+    with np.errstate(over="ignore"):  # u² beyond float range: log K = -inf
+        return -0.5 * u * u + _LOG_GAUSS_NORM
 
 
 def boxcar(u: np.ndarray) -> np.ndarray:
@@ -67,7 +68,8 @@ def epanechnikov(u: np.ndarray) -> np.ndarray:
         The kernel value, element-wise.
     """
     u = np.asarray(u, dtype=float)
-    return np.where(np.abs(u) <= 1, 0.75 * (1 - u * u), 0.0)
+    inside = np.abs(u) <= 1
+    return np.where(inside, 0.75 * (1 - np.where(inside, u, 0.0) ** 2), 0.0)
 
 
 def _log_of(kernel: Callable[[np.ndarray], np.ndarray]) -> Callable:

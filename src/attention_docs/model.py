@@ -55,7 +55,15 @@ class NadarayaWatsonRegressor(nn.Module):
                 "expected queries (n,), keys and values (n, m); got "
                 f"{tuple(queries.shape)}, {tuple(keys.shape)}, {tuple(values.shape)}"
             )
-        scores = -(((queries[:, None] - keys) * self.w) ** 2) / 2  # (n, m)
+        offsets = queries[:, None] - keys  # (n, m)
+        scores = -((offsets * self.w) ** 2) / 2  # (n, m)
+        # A query so far from every key that float64 cannot square the distance
+        # scores -inf everywhere, and softmax would give NaN. Such a query takes
+        # the mean of its nearest keys' values, as attention_docs.pooling does.
+        lost = torch.isinf(scores).all(dim=1, keepdim=True)  # (n, 1)
+        if lost.any():
+            nearest = offsets.abs() == offsets.abs().min(dim=1, keepdim=True).values
+            scores = torch.where(lost, torch.where(nearest, 0.0, -torch.inf), scores)
         weights = torch.softmax(scores, dim=1)  # (n, m)
         # Batch matrix multiplication: n products of (1, m) @ (m, 1) -> (n, 1, 1).
         pooled = torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))

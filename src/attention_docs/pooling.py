@@ -290,14 +290,24 @@ def loo_cv_error(
         kernel: The kernel name.
 
     Returns:
-        CV(h) for each bandwidth, shape (n_bandwidths,).
+        CV(h) for each bandwidth, shape (n_bandwidths,); ``inf`` where the
+        error is larger than a float can hold (residuals beyond about 1e154).
     """
     bandwidths = _as_vector("bandwidths", bandwidths)
     errors = []
     for h in bandwidths:
         predictions, _ = leave_one_out(x_train, y_train, kernel=kernel, bandwidth=h)
-        errors.append(np.mean((np.asarray(y_train, dtype=float) - predictions) ** 2))
+        errors.append(_mean_square(np.asarray(y_train, dtype=float) - predictions))
     return np.array(errors)
+
+
+def _mean_square(residuals: np.ndarray) -> float:
+    """Mean of squares, scaled so that only a truly huge result overflows (to inf)."""
+    scale = float(np.max(np.abs(residuals)))
+    if scale == 0:
+        return 0.0
+    with np.errstate(over="ignore"):
+        return float(np.mean((residuals / scale) ** 2) * scale * scale)
 
 
 def cv_bandwidth(
