@@ -6,4 +6,5 @@ from attention_docs.site import (  # noqa: F401
     on_page_markdown,
     on_post_build,
     on_post_page,
+    on_post_template,
 )

@@ -10,9 +10,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # The path the site is published under (site_url in mkdocs.yml), e.g. /attention_docs/.
-SITE_PATH = urlsplit(
-    re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.M)[1]
-).path
+SITE_URL = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.M)[1]
+SITE_PATH = urlsplit(SITE_URL).path
 SITE_SOURCES = ("mkdocs.yml", "docs", "hooks", "overrides", "src")
 
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from conftest import ROOT, SITE_PATH
+from conftest import ROOT, SITE_PATH, SITE_URL
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.slow
@@ -24,7 +24,7 @@ CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHAPTERS = ["attention-cues", "queries-keys-values", "attention-pooling"]
 NOTEBOOKS = [f"exercises/{c}" for c in CHAPTERS]
-PAGES = ["", *CHAPTERS, *NOTEBOOKS, "glossary", "references"]
+PAGES = ["", *CHAPTERS, *NOTEBOOKS, "glossary", "references", "api"]
 LANGS = ["en", "zh"]
 # The site is served under its published path (SITE_PATH, e.g. /attention_docs/),
 # so links that ignore that path break here as they would on GitHub Pages.
@@ -148,11 +148,14 @@ both_languages = pytest.mark.parametrize("lang", LANGS)
 
 @both_languages
 @every_page
-def test_page_loads_without_errors_or_foreign_requests(page, site_url, path, lang):
+def test_page_renders_cleanly(page, site_url, path, lang):
+    """No error or foreign request; math and figures shown; a screenshot saved."""
     visit(page, site_url, path, lang)
     assert page.problems == []
     assert page.foreign_requests == []
     assert page.locator("html").get_attribute("lang") == lang
+    check_math_is_rendered(page, path, lang)
+    check_figures_are_visible_with_a_text_alternative(page, path, lang)
     SCREENSHOTS.joinpath(lang).mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOTS / lang / f"{path.replace('/', '-') or 'index'}.png"
     page.screenshot(path=shot, full_page=True)
@@ -168,10 +171,7 @@ PROSE = """() => {
 RAW_TEX = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[|\\(frac|sum|exp|mathbf)\b")
 
 
-@both_languages
-@every_page
-def test_math_is_rendered(page, site_url, path, lang):
-    visit(page, site_url, path, lang)
+def check_math_is_rendered(page, path, lang):
     assert RAW_TEX.findall(page.evaluate(PROSE)) == []
     formulas = page.locator("article math")
     source = re.sub(r"```.*?```", "", source_of(path, lang).read_text(), flags=re.S)
@@ -182,12 +182,9 @@ def test_math_is_rendered(page, site_url, path, lang):
         assert box and box["width"] > 0 and box["height"] > 0, i
 
 
-@both_languages
-@every_page
-def test_figures_are_visible_with_a_text_alternative(page, site_url, path, lang):
-    visit(page, site_url, path, lang)
+def check_figures_are_visible_with_a_text_alternative(page, path, lang):
     figures = page.locator("article svg.ad-figure")
-    if "figures." in source_of(path, lang).read_text():
+    if re.search(r"\bfigures\.\w+\(", source_of(path, lang).read_text()):
         assert figures.count() > 0
     for i in range(figures.count()):
         figure = figures.nth(i)
@@ -213,8 +210,13 @@ PALETTE = """() => [
 
 @both_languages
 @every_page
-def test_palette_toggle_cycles_automatic_light_dark(page, site_url, path, lang):
+def test_palette_toggle_and_copy_buttons_work(page, site_url, path, lang):
     visit(page, site_url, path, lang)
+    check_every_code_block_has_a_working_copy_button(page)
+    check_palette_toggle_cycles_automatic_light_dark(page)
+
+
+def check_palette_toggle_cycles_automatic_light_dark(page):
     states = [page.evaluate(PALETTE)]
     for _ in range(3):
         page.locator("form[data-md-component=palette] label:visible").click()
@@ -233,10 +235,7 @@ def test_palette_toggle_cycles_automatic_light_dark(page, site_url, path, lang):
     assert page.problems == []
 
 
-@both_languages
-@every_page
-def test_every_code_block_has_a_working_copy_button(page, site_url, path, lang):
-    visit(page, site_url, path, lang)
+def check_every_code_block_has_a_working_copy_button(page):
     blocks = page.locator("article pre:has(code), article .highlight-ipynb pre")
     buttons = page.locator(
         "article button.md-code__button[data-md-type=copy], article clipboard-copy"
@@ -275,18 +274,22 @@ def test_notebook_downloads_as_a_valid_ipynb(page, site_url, path, lang, tmp_pat
 AXE = files("axe_playwright_python") / "axe.min.js"  # axe-core, from PyPI
 
 
+SERIOUS = """async () => (await axe.run(document, {resultTypes: ["violations"]}))
+  .violations.filter(v => ["serious", "critical"].includes(v.impact))
+  .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(", ")}`)"""
+
+
 @both_languages
 @every_page
-@pytest.mark.parametrize("color_scheme", ["light", "dark"], indirect=True)
-def test_no_serious_accessibility_violation(page, site_url, path, lang, color_scheme):
+def test_no_serious_accessibility_violation_light_or_dark(page, site_url, path, lang):
     visit(page, site_url, path, lang)
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    violations = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]}))
-        .violations.filter(v => ["serious", "critical"].includes(v.impact))
-        .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(", ")}`)"""
-    )
-    assert violations == []
+    assert page.evaluate(SERIOUS) == []
+    toggle = page.locator("form[data-md-component=palette] label:visible")
+    toggle.click()  # automatic -> light
+    toggle.click()  # light -> dark
+    assert page.evaluate("document.body.dataset.mdColorScheme") == "slate"
+    assert page.evaluate(SERIOUS) == []
     assert page.foreign_requests == []
 
 
@@ -351,3 +354,16 @@ def test_language_switch_lands_on_the_counterpart(page, site_url, path, lang):
     assert urlsplit(page.url).path == expected
     assert page.locator("html").get_attribute("lang") == target
     assert page.foreign_requests == []
+
+
+def test_the_404_page_speaks_both_languages(page, site_url):
+    visit(page, site_url, "404.html", "en")
+    assert page.problems == [] and page.foreign_requests == []
+    text = page.locator("article").inner_text()
+    assert "There is no page at this address" in text and "这个地址上没有页面" in text
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    assert page.evaluate(SERIOUS) == []
+    page.get_by_role("link", name="返回中文首页").click()
+    page.wait_for_load_state("load")
+    # site_url is the published address; here it leads off the test server.
+    assert page.foreign_requests == [SITE_URL + "zh/"]

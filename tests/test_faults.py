@@ -15,12 +15,21 @@ from conftest import copy_site, mkdocs_build
 pytestmark = pytest.mark.slow
 
 
-def build_with(tmp_path: Path, inject, *, notebooks: bool = False) -> str:
-    """Copy the site, let ``inject`` change it, build; return the failing log."""
+def build_with(
+    tmp_path: Path, inject, *, notebooks: bool = False, execute: bool = True
+) -> str:
+    """Copy the site, let ``inject`` change it, build; return the failing log.
+
+    ``execute=False`` skips running code blocks, for faults that do not need it.
+    """
     project = copy_site(tmp_path / "project")
     inject(project)
     result = mkdocs_build(
-        project, tmp_path / "site", notebooks=notebooks, library=project / "src"
+        project,
+        tmp_path / "site",
+        notebooks=notebooks,
+        library=project / "src",
+        env=None if execute else {"ATTENTION_DOCS_EXECUTE": "off"},
     )
     log = result.stdout + result.stderr
     assert result.returncode != 0, log
@@ -61,7 +70,7 @@ def test_notebook_published_as_raw_source(tmp_path):
         kernelspec = re.search(r"  kernelspec:\n(?:    .*\n)+", text)[0]
         path.write_text(text.replace(kernelspec, ""), encoding="utf-8")
 
-    log = build_with(tmp_path, drop_kernelspec)
+    log = build_with(tmp_path, drop_kernelspec, execute=False)
     assert (
         "exercises/attention-cues.md: notebook page was not rendered as a notebook"
         in log
@@ -101,7 +110,9 @@ def test_missing_glyph_in_a_figure(tmp_path):
     ],
 )
 def test_broken_internal_link_or_anchor(tmp_path, page, link, message):
-    log = build_with(tmp_path, lambda project: append(project, page, link))
+    log = build_with(
+        tmp_path, lambda project: append(project, page, link), execute=False
+    )
     assert "1 broken links in the built site" in log
     assert message in log
     assert "no anchor #no-such-heading" in log or "no file for" in log
@@ -121,7 +132,7 @@ def test_broken_front_matter(tmp_path, page, front_matter):
         body = re.sub(r"\A---\n.*?\n---\n", "", path.read_text("utf-8"), flags=re.S)
         path.write_text(front_matter + body, encoding="utf-8")
 
-    log = build_with(tmp_path, break_front_matter)
+    log = build_with(tmp_path, break_front_matter, execute=False)
     assert re.search(
         rf"docs/{re.escape(page)}: front matter (is not valid YAML|is not closed)", log
     )

@@ -135,7 +135,7 @@ def test_broken_page_under_serve_shows_the_error_and_recovers(tmp_path):
         mark = len(server.lines)
         page.write_text(original + "\nFixed without a restart.\n", encoding="utf-8")
         server.wait_for_page("glossary/", "Fixed without a restart.")
-        server.wait_for_log(r"Documentation built in", after=mark)
+        server.wait_for_log(r"Reloading browsers", after=mark)  # rebuild done
         # State is reset on each rebuild: the counts are this rebuild's own, every
         # block is served from the cache, and the earlier failure left no trace.
         again = cache_counts("".join(server.lines[mark:]))

@@ -6,12 +6,14 @@ import pytest
 
 from attention_docs.site import (
     check_notebook_rendered,
+    describe_page,
     download_link,
     drop_language_alternates,
     heading_ids,
     is_notebook,
     label_search_dialog,
     latex_to_mathml,
+    link_library_calls,
     notebook_name,
     on_page_content,
     rename_headings,
@@ -63,7 +65,7 @@ def test_hook_names_the_page(tmp_path):
     source = tmp_path / "chapter.md"
     source.write_text("# Chapter\n")
     page = SimpleNamespace(
-        file=SimpleNamespace(src_uri="chapter.md", abs_src_path=str(source))
+        file=SimpleNamespace(src_uri="chapter.md", abs_src_path=str(source)), meta={}
     )
     config = SimpleNamespace(theme={"language": "en"})
     with pytest.raises(ValueError, match="chapter.md"):
@@ -197,3 +199,57 @@ def test_a_notebook_source_not_rendered_as_a_notebook_is_refused(tmp_path):
     raw = '<p>{ "cells": [{ &quot;cell_type&quot;: "code" }], "nbformat": 4 }</p>'
     with pytest.raises(ValueError, match="raw notebook JSON"):
         check_notebook_rendered(page, raw)
+
+
+def test_description_is_the_first_paragraph_without_markup_or_footnotes():
+    page = SimpleNamespace(meta={})
+    describe_page(
+        page,
+        '<p></p><p>Attention <em>pools</em> values<sup id="r">1</sup> &amp; more.</p>',
+    )
+    assert page.meta["description"] == "Attention pools values & more."
+    long = SimpleNamespace(meta={})
+    describe_page(long, "<p>" + "word " * 100 + "</p>", limit=50)
+    assert long.meta["description"] == ("word " * 10).strip() + "…"
+    chinese = SimpleNamespace(meta={})
+    describe_page(chinese, "<p>" + "注意力" * 40 + "</p>", limit=50)
+    assert chinese.meta["description"] == ("注意力" * 40)[:50] + "…"
+    kept = SimpleNamespace(meta={"description": "Set by the author."})
+    describe_page(kept, "<p>Other text.</p>")
+    assert kept.meta["description"] == "Set by the author."
+
+
+def test_library_calls_are_linked_after_their_code_block():
+    markdown = """Text.
+
+```python
+from attention_docs import make_dataset, nadaraya_watson
+
+data = make_dataset()  # (1)!
+```
+
+1.  A note on the seed.
+
+1. A list item:
+
+    ```python exec="on"
+    print(figures.identity_heatmap(lang="zh"))
+    ```
+
+```python
+import torch
+```
+"""
+    out = link_library_calls(markdown, "zh")
+    first = (
+        "1.  A note on the seed.\n\n"
+        '<small class="ad-library">所用的库函数： '
+        "[make_dataset][attention_docs.data.make_dataset], "
+        "[nadaraya_watson][attention_docs.pooling.nadaraya_watson]</small>"
+    )
+    assert first in out  # after the annotation list, not between block and list
+    assert (
+        '    ```\n\n    <small class="ad-library">所用的库函数： '
+        "[figures.identity_heatmap][attention_docs.figures.identity_heatmap]</small>"
+    ) in out
+    assert out.count("ad-library") == 2  # nothing after the torch block

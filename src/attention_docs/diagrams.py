@@ -252,3 +252,43 @@ def qkv_framework(*, text: Mapping[str, str], lang: str = "en") -> Figure:
         _arrow(ax, (7.5, 3.4), (8.3, 3.4))
         _box(ax, (8.3, 3.0), (1.9, 0.8), text["output"], "#e2f0d9")
     return fig
+
+
+def logo(*, ink: str = "#ffffff", background: str | None = None) -> Figure:
+    """The site's logo and favicon: a 4 × 4 attention-weight matrix.
+
+    Each query attends most to the key with its own index and a little to the
+    neighbouring keys, so the diagonal is lit, as in the first heatmap of the
+    site.
+
+    Parameters:
+        ink: Colour of the cells; their opacity is the attention weight.
+        background: Fill behind the cells (a rounded square), or None for a
+            transparent logo that sits on the header's colour.
+
+    Returns:
+        A square figure, 32 pixels at the SVG's 72 dpi.
+    """
+    fig = Figure(figsize=(32 / 72, 32 / 72))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set(xlim=(0, 4.4), ylim=(0, 4.4), aspect="equal")
+    ax.axis("off")
+    fig.patch.set_alpha(0)
+    if background is not None:
+        ax.add_patch(
+            FancyBboxPatch(
+                (0, 0),
+                4.4,
+                4.4,
+                boxstyle="round,pad=0,rounding_size=0.8",
+                fc=background,
+                ec="none",
+            )
+        )
+    distance = np.abs(np.subtract.outer(np.arange(4), np.arange(4)))  # (4, 4)
+    weights = np.choose(np.minimum(distance, 2), [1.0, 0.45, 0.15])  # (4, 4)
+    for (query, key), weight in np.ndenumerate(weights):
+        ax.add_patch(
+            Rectangle((0.3 + key, 3.3 - query), 0.8, 0.8, fc=ink, alpha=weight)
+        )
+    return fig

@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import logging
 import re
+import textwrap
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -340,7 +341,9 @@ def on_config(config: MkDocsConfig, **_: object) -> MkDocsConfig:
     return config
 
 
-def on_page_markdown(markdown: str, page: Page, **_: object) -> str:
+def on_page_markdown(
+    markdown: str, page: Page, config: MkDocsConfig, **_: object
+) -> str:
     """MkDocs hook: check the page's front matter; note the page markdown-exec runs.
 
     Raises:
@@ -352,7 +355,72 @@ def on_page_markdown(markdown: str, page: Page, **_: object) -> str:
     translations.split_front_matter(
         source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
     )
-    return markdown
+    return link_library_calls(markdown, build_language(config))
+
+
+# A python block, with the list of its code annotations (Material) if one follows.
+_PYTHON_FENCE = re.compile(
+    r"^(?P<indent> *)```python[^\n]*\n(?P<code>.*?)^(?P=indent)```[ \t]*$"
+    r"(\n\n(?:(?P=indent)\d+\.[ \t][^\n]*(?:\n(?!\n)[^\n]*)*\n?)+)?",
+    re.M | re.S,
+)
+_IMPORT = re.compile(r"^from attention_docs(?:\.\w+)? import ([\w, ]+)$", re.M)
+_FIGURE_CALL = re.compile(r"\bfigures\.(\w+)\(")
+_LIBRARY_LABEL = {"en": "Library:", "zh": "所用的库函数："}
+
+
+def library_names(code: str) -> list[str]:
+    """Full names of the library functions and classes a code block uses.
+
+    Parameters:
+        code: Python source of one block.
+
+    Returns:
+        Dotted names such as ``attention_docs.pooling.nadaraya_watson``, in
+        order of first use, each once.
+    """
+    import importlib
+
+    names = []
+    for match in _IMPORT.finditer(code):
+        module = importlib.import_module(match[0].split()[1])
+        for name in (n.strip() for n in match[1].split(",")):
+            target = getattr(module, name, None)
+            if callable(target) and not isinstance(target, type(importlib)):
+                names.append(f"{target.__module__}.{target.__qualname__}")
+    names += [f"attention_docs.figures.{name}" for name in _FIGURE_CALL.findall(code)]
+    return list(dict.fromkeys(names))
+
+
+def _short_name(name: str) -> str:
+    """How a page writes a library name: ``figures.x`` for figures, else ``x``."""
+    module, short = name.rsplit(".", 1)
+    return f"figures.{short}" if module.endswith(".figures") else short
+
+
+def link_library_calls(markdown: str, lang: str) -> str:
+    """Follow each code block that uses the library with links to its API entries.
+
+    The links are mkdocstrings cross-references, resolved to the API page of
+    the same language.
+
+    Parameters:
+        markdown: A page's Markdown.
+        lang: The page's language.
+
+    Returns:
+        The Markdown with a small "Library:" line after such blocks.
+    """
+
+    def add_links(match: re.Match) -> str:
+        names = library_names(textwrap.dedent(match["code"]))
+        if not names:
+            return match[0]
+        links = ", ".join(f"[{_short_name(n)}][{n}]" for n in names)
+        line = f'<small class="ad-library">{_LIBRARY_LABEL[lang]} {links}</small>'
+        return f"{match[0].rstrip()}\n\n{match['indent']}{line}\n"
+
+    return _PYTHON_FENCE.sub(add_links, markdown)
 
 
 _DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载笔记本（.ipynb）"}
@@ -448,7 +516,34 @@ def check_links(config: MkDocsConfig, **_: object) -> None:
     )
 
 
-on_post_build = CombinedEvent(report_cache, check_links)
+def write_logos(config: MkDocsConfig, **_: object) -> None:
+    """Draw the logo, favicon and social-preview image into the site.
+
+    They come from :func:`attention_docs.diagrams.logo`, like every other
+    picture on the site, not from an image file.
+    """
+    if _nested_language_build(config):
+        return  # every language's pages use the files at the site's root
+    from attention_docs import diagrams, svg
+
+    drawings = {
+        config.theme["logo"]: diagrams.logo(),
+        config.theme["favicon"]: diagrams.logo(ink="#ffffff", background="#3f51b5"),
+    }
+    for name, figure in drawings.items():
+        path = Path(config.site_dir) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(svg.figure_to_svg(figure, alt=config.site_name), "utf-8")
+    # Social networks want a bitmap for link previews (og:image).
+    social = diagrams.logo(ink="#ffffff", background="#3f51b5")
+    social.savefig(
+        Path(config.site_dir) / "assets" / "social.png",
+        dpi=512 / social.get_figwidth(),
+        metadata={"Software": None},
+    )
+
+
+on_post_build = CombinedEvent(report_cache, write_logos, check_links)
 
 
 def _name_source(problem: str) -> str:
@@ -456,6 +551,11 @@ def _name_source(problem: str) -> str:
     built = problem.split(":", 1)[0]
     source = _SOURCES.get(built)
     return f"docs/{source} (built as {problem})" if source else problem
+
+
+def on_post_template(output_content: str, template_name: str, **_: object) -> str:
+    """MkDocs hook: the head and search fixes of every page, for 404.html too."""
+    return label_search_dialog(drop_language_alternates(output_content))
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
@@ -471,12 +571,45 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> 
     return output
 
 
+_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.DOTALL)
+_FOOTNOTE_REF = re.compile(r"<sup\b.*?</sup>", re.DOTALL)
+
+
+def describe_page(page: Page, content: str, limit: int = 200) -> None:
+    """Give a page without a ``description`` in its front matter its first paragraph.
+
+    The description feeds ``<meta name="description">`` and the Open Graph and
+    Twitter tags (overrides/main.html), so links shared from any page show
+    that page's own summary, in its language.
+
+    Parameters:
+        page: The page; ``page.meta["description"]`` is set if missing.
+        content: The page's HTML.
+        limit: Longest description, in characters; longer text is cut at a
+            word (or, in Chinese, anywhere) and ends with an ellipsis.
+    """
+    if page.meta.get("description"):
+        return
+    for match in _PARAGRAPH.finditer(content):
+        plain = _TAG.sub("", _FOOTNOTE_REF.sub("", match[1]))
+        text = " ".join(html.unescape(plain).split())
+        if text:
+            break
+    else:
+        return
+    if len(text) > limit:
+        cut = text[:limit]
+        text = (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
+    page.meta["description"] = text
+
+
 def on_page_content(
     html_content: str, page: Page, config: MkDocsConfig, **_: object
 ) -> str:
     """MkDocs hook: notices, math as MathML, slimmed notebooks with downloads."""
     try:
         check_notebook_rendered(Path(page.file.abs_src_path), html_content)
+        describe_page(page, html_content)
         notice = translation_notice(page, build_language(config))
         if is_notebook(html_content):
             text = _DOWNLOAD[build_language(config)]

@@ -642,7 +642,9 @@ def _mark_prose(text: str) -> str:
         if (
             previous_blank
             and not blank
-            and not line.lstrip().startswith(("$$", "[^", "<!--"))
+            # Display math, footnotes, comments and mkdocstrings directives
+            # (which render the same docstrings in both languages).
+            and not line.lstrip().startswith(("$$", "[^", "<!--", ":::"))
         ):
             out.append(f"{TODO}\n")
         out.append(line)

@@ -1,0 +1,232 @@
+"""What readers and contributors expect of a Material site, read from the built
+HTML and from the repository's files."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT, SITE_URL
+
+PAGES = {
+    "index.md": "",
+    "attention-cues.md": "attention-cues/",
+    "queries-keys-values.md": "queries-keys-values/",
+    "attention-pooling.md": "attention-pooling/",
+    "exercises/attention-cues.md": "exercises/attention-cues/",
+    "exercises/queries-keys-values.md": "exercises/queries-keys-values/",
+    "exercises/attention-pooling.md": "exercises/attention-pooling/",
+    "glossary.md": "glossary/",
+    "references.md": "references/",
+    "api.md": "api/",
+}
+EDITIONS = {"en": ("", ".md"), "zh": ("zh/", ".zh.md")}
+
+
+class _Loader(yaml.SafeLoader):
+    """Reads mkdocs.yml, whose !ENV and !!python tags need no evaluation here."""
+
+
+_Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+MKDOCS = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+
+
+def html_of(site: Path, lang: str, source: str) -> str:
+    prefix = EDITIONS[lang][0]
+    return (site / prefix / PAGES[source] / "index.html").read_text(encoding="utf-8")
+
+
+def source_name(source: str, lang: str) -> str:
+    return source.removesuffix(".md") + EDITIONS[lang][1]
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize("source", PAGES)
+def test_edit_link_opens_the_pages_own_source(built_site, source, lang):
+    html = html_of(built_site, lang, source)
+    links = re.findall(
+        r'<a href="([^"]+)" title="[^"]*" class="md-content__button', html
+    )
+    expected = f"{MKDOCS['repo_url']}/{MKDOCS['edit_uri']}{source_name(source, lang)}"
+    assert links == [expected]
+    assert (ROOT / "docs" / source_name(source, lang)).is_file()
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize("source", PAGES)
+def test_open_graph_metadata_is_the_pages_own(built_site, source, lang):
+    html = html_of(built_site, lang, source)
+    meta = dict(re.findall(r'<meta property="(og:\w+)" content="([^"]*)"', html))
+    title = re.search(r"<title>(.*?)(?: - attention_docs)?</title>", html)[1]
+    assert meta["og:title"] == title
+    assert meta["og:locale"] == {"en": "en_US", "zh": "zh_CN"}[lang]
+    assert meta["og:url"] == SITE_URL + EDITIONS[lang][0] + PAGES[source]
+    assert meta["og:image"] == SITE_URL + "assets/social.png"
+    description = meta["og:description"]
+    assert 10 < len(description) <= 201
+    assert f'<meta name="description" content="{description}">' in html
+    assert bool(re.search(r"[\u4e00-\u9fff]", description)) == (lang == "zh")
+    assert "<" not in description
+
+
+def test_descriptions_differ_from_page_to_page(built_site):
+    descriptions = {
+        re.search(r'<meta property="og:description" content="([^"]*)"', html)[1]
+        for html in (html_of(built_site, "en", s) for s in PAGES)
+    }
+    assert len(descriptions) == len(PAGES)
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_api_reference_lists_the_library(built_site, lang):
+    html = html_of(built_site, lang, "api.md")
+    for name in (
+        "attention_docs.pooling.nadaraya_watson",
+        "attention_docs.kernels.gaussian",
+        "attention_docs.model.train",
+        "attention_docs.figures.nadaraya_watson_fit",
+        "attention_docs.translations.status",
+    ):
+        assert f'id="{name}"' in html, name
+    # Rendered from the docstring of nadaraya_watson.
+    assert "Parameters" in html and "Returns" in html
+    intro = "由它的文档字符串生成" if lang == "zh" else "generated from its docstrings"
+    assert intro in html
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize(
+    "chapter", ["attention-cues", "queries-keys-values", "attention-pooling"]
+)
+def test_chapters_link_each_library_call_to_its_reference(built_site, chapter, lang):
+    source = (ROOT / "docs" / source_name(f"{chapter}.md", lang)).read_text("utf-8")
+    calls = set(re.findall(r"\bfigures\.(\w+)\(", source))
+    calls |= {"make_dataset"} if "import make_dataset" in source else set()
+    html = html_of(built_site, lang, f"{chapter}.md")
+    linked = set(re.findall(r'href="\.\./api/#attention_docs\.\w+\.(\w+)"', html))
+    assert calls and calls <= linked, calls - linked
+
+
+def test_material_comforts_are_configured_and_in_the_html(built_site):
+    features = set(MKDOCS["theme"]["features"])
+    assert {
+        "navigation.tabs",
+        "navigation.sections",
+        "navigation.footer",
+        "navigation.top",
+        "content.code.copy",
+        "content.code.annotate",
+        "content.action.edit",
+        "toc.follow",
+    } <= features
+    html = html_of(built_site, "zh", "attention-cues.md")
+    config = json.loads(re.search(r'id="__config"[^>]*>(.*?)</script>', html, re.S)[1])
+    assert {"toc.follow", "navigation.top", "content.code.copy"} <= set(
+        config["features"]
+    )
+    tabs = re.findall(r'class="md-tabs__link">\s*(\S+)\s*</a>', html)
+    assert tabs[1:] == ["章节", "练习", "参考"]  # tabs, in Chinese
+    assert "md-footer__link--prev" in html and "md-footer__link--next" in html
+    assert 'class="md-top md-icon"' in html
+    palettes = re.findall(
+        r'<input class="md-option" data-md-color-media="([^"]+)"', html
+    )
+    assert palettes == [
+        "(prefers-color-scheme)",
+        "(prefers-color-scheme: light)",
+        "(prefers-color-scheme: dark)",
+    ]
+    pooling = html_of(built_site, "en", "attention-pooling.md")
+    assert "(1)" in pooling and "The seed fixes the inputs" in pooling  # annotation
+
+
+def test_bilingual_404_page(built_site):
+    html = (built_site / "404.html").read_text(encoding="utf-8")
+    assert "There is no page at this address" in html and "这个地址上没有页面" in html
+    assert f'href="{SITE_URL}"' in html and f'href="{SITE_URL}zh/"' in html
+
+
+def test_logo_favicon_and_social_image_are_drawn_by_the_library(built_site):
+    from attention_docs import diagrams, svg
+
+    logo = (built_site / MKDOCS["theme"]["logo"]).read_text(encoding="utf-8")
+    assert logo == svg.figure_to_svg(diagrams.logo(), alt="attention_docs")
+    favicon = (built_site / MKDOCS["theme"]["favicon"]).read_text(encoding="utf-8")
+    assert favicon.startswith("<svg") and "<title>attention_docs</title>" in favicon
+    html = html_of(built_site, "en", "index.md")
+    assert '<link rel="icon" href="assets/favicon.svg">' in html
+    assert re.search(r'<img src="assets/logo.svg" alt="logo">', html)
+    png = (built_site / "assets" / "social.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not list((ROOT / "docs").rglob("logo*")) and not list(
+        (ROOT / "docs").rglob("*.png")
+    )
+
+
+def readme_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)```", readme, re.S)
+    return [
+        line.strip()
+        for block in blocks
+        for line in block.splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+
+
+def test_docs_workflow_builds_tests_and_deploys_with_the_readme_commands():
+    workflow = yaml.safe_load((ROOT / ".github/workflows/docs.yml").read_text())
+    triggers = workflow[True]  # YAML 1.1 reads the key "on" as True
+    assert triggers["push"]["branches"] == ["main"] and "pull_request" in triggers
+    build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
+    runs = "\n".join(step.get("run", "") for step in build["steps"])
+    commands = readme_commands()
+    test_command = next(c for c in commands if "pytest" in c)
+    build_command = next(c for c in commands if "mkdocs build" in c)
+    assert test_command in runs and build_command in runs
+    uses = [step.get("uses", "") for step in build["steps"] + deploy["steps"]]
+    assert any(u.startswith("actions/upload-pages-artifact") for u in uses)
+    assert any(u.startswith("actions/deploy-pages") for u in uses)
+    # Pull requests build and test; only pushes to main deploy.
+    main_only = "github.event_name == 'push' && github.ref == 'refs/heads/main'"
+    assert deploy["if"] == main_only and deploy["needs"] == "build"
+    upload = next(s for s in build["steps"] if "upload-pages" in s.get("uses", ""))
+    assert upload["if"] == main_only
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    for command in (test_command, build_command):
+        shlex.split(command)  # well-formed shell words
+
+
+def test_pre_commit_editorconfig_and_changelog():
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())
+    hooks = {hook["id"]: hook for repo in config["repos"] for hook in repo["hooks"]}
+    assert {"ruff", "ruff-format", "check-yaml", "end-of-file-fixer"} <= set(hooks)
+    assert "trailing-whitespace" in hooks
+    assert hooks["check-yaml"]["args"] == ["--unsafe"]
+    assert (
+        "attention_docs.translations status --check"
+        in hooks["translation-parity"]["entry"]
+    )
+    editorconfig = (ROOT / ".editorconfig").read_text()
+    assert "root = true" in editorconfig and "end_of_line = lf" in editorconfig
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    assert changelog.startswith("# Changelog") and "## Unreleased" in changelog
+
+
+def test_readme_describes_where_to_find_each_feature():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for phrase in (
+        "API reference",
+        "Edit this page",
+        ".github/workflows/docs.yml",
+        "pre-commit install",
+        "CHANGELOG.md",
+        "test-artifacts/screenshots/",
+        "404",
+        "Open Graph",
+    ):
+        assert phrase in readme, phrase
