@@ -6,8 +6,9 @@ group=${1:-docs}
 case "$group" in docs | test | dev) ;; *) echo "usage: $0 [docs|test|dev]" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
-pip=(.venv/bin/python -m pip --quiet --disable-pip-version-check)
-"${pip[@]}" install --upgrade "pip>=25.1"  # --group needs pip 25.1
+pip=(.venv/bin/python -m pip --disable-pip-version-check)
+"${pip[@]}" install --quiet --upgrade "pip>=25.1"  # --group needs pip 25.1
+# Not --quiet: on a fresh machine these take minutes, and pip shows progress bars.
 "${pip[@]}" install "torch==2.13.0"
 "${pip[@]}" install --group "$group" --editable .
 echo "setup.sh: .venv is ready with the '$group' dependencies"

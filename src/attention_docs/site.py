@@ -386,7 +386,7 @@ def library_names(code: str) -> list[str]:
         module = importlib.import_module(match[0].split()[1])
         for name in (n.strip() for n in match[1].split(",")):
             target = getattr(module, name, None)
-            if callable(target) and not isinstance(target, type(importlib)):
+            if callable(target):
                 names.append(f"{target.__module__}.{target.__qualname__}")
     names += [f"attention_docs.figures.{name}" for name in _FIGURE_CALL.findall(code)]
     return list(dict.fromkeys(names))
@@ -554,15 +554,22 @@ def _name_source(problem: str) -> str:
 
 
 def on_post_template(output_content: str, template_name: str, **_: object) -> str:
-    """MkDocs hook: the head and search fixes of every page, for 404.html too."""
-    return label_search_dialog(drop_language_alternates(output_content))
+    """MkDocs hook: the fixes of :func:`polish_page` for 404.html too."""
+    if not template_name.endswith(".html"):
+        return output_content  # sitemap.xml keeps its hreflang alternates
+    return polish_page(output_content)
+
+
+def polish_page(output: str) -> str:
+    """A built page without hreflang head links, with a named search dialog."""
+    return label_search_dialog(drop_language_alternates(output))
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
     """MkDocs hook: note the page's source, trim its head, write notebooks."""
     built = Path(page.file.abs_dest_path).relative_to(config.site_dir).as_posix()
     _SOURCES[built] = page.file.src_uri
-    output = label_search_dialog(drop_language_alternates(output))
+    output = polish_page(output)
     if is_notebook(output):
         folder = Path(page.file.abs_dest_path).parent
         write_notebook(
