@@ -284,11 +284,14 @@ def main() -> None:
     print(f"{'page':<36} {'bytes':>8} {'largest figure':>15}")
     for page, size, largest in weights:
         print(f"{page:<36} {size:8d} {largest:15d}")
-    heaviest = max(weights, key=lambda row: row[1])
+    # The targets are for chapter and exercise pages; the API reference is a
+    # long generated listing, reported but not held to them.
+    targeted = [row for row in weights if not row[0].endswith("api")]
+    heaviest = max(targeted, key=lambda row: row[1])
     biggest = max(weights, key=lambda row: row[2])
     print(
-        f"heaviest page: {heaviest[0]} ({heaviest[1]} bytes, target <= 150 KB = "
-        f"153600: {'met' if heaviest[1] <= 153_600 else 'NOT met'})"
+        f"heaviest chapter or exercise page: {heaviest[0]} ({heaviest[1]} bytes, "
+        f"target <= 150 KB = 153600: {'met' if heaviest[1] <= 153_600 else 'NOT met'})"
     )
     print(f"largest figure: {biggest[2]} bytes, on {biggest[0]}")
     for lang, size in heatmap_sizes().items():

@@ -6,6 +6,7 @@ import pytest
 
 from attention_docs.site import (
     check_notebook_rendered,
+    collapse_blank_lines,
     describe_page,
     download_link,
     drop_language_alternates,
@@ -253,3 +254,16 @@ import torch
         "[figures.identity_heatmap][attention_docs.figures.identity_heatmap]</small>"
     ) in out
     assert out.count("ad-library") == 2  # nothing after the torch block
+
+
+def test_blank_lines_go_but_verbatim_text_stays():
+    html = (
+        "<div>\n    \n      <p>a\n\n   b</p>\n\n"
+        "<pre><code>x\n\n    y</code></pre>\n  \n"
+        "<script>var s = 1;\n\n\n</script><code>k\n\n l</code>\n</div>"
+    )
+    assert collapse_blank_lines(html) == (
+        "<div>\n<p>a\nb</p>\n"
+        "<pre><code>x\n\n    y</code></pre>\n"
+        "<script>var s = 1;\n\n\n</script><code>k\n\n l</code>\n</div>"
+    )
