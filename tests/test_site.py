@@ -261,9 +261,11 @@ def test_blank_lines_go_but_verbatim_text_stays():
         "<div>\n    \n      <p>a\n\n   b</p>\n\n"
         "<pre><code>x\n\n    y</code></pre>\n  \n"
         "<script>var s = 1;\n\n\n</script><code>k\n\n l</code>\n</div>"
+        '<div class="clipboard-copy-txt" id="c">a\n\nb</div>'
     )
     assert collapse_blank_lines(html) == (
         "<div>\n<p>a\nb</p>\n"
         "<pre><code>x\n\n    y</code></pre>\n"
         "<script>var s = 1;\n\n\n</script><code>k\n\n l</code>\n</div>"
+        '<div class="clipboard-copy-txt" id="c">a\n\nb</div>'
     )

@@ -565,8 +565,11 @@ def polish_page(output: str) -> str:
     return collapse_blank_lines(label_search_dialog(drop_language_alternates(output)))
 
 
+# Elements whose text is shown or copied as is (notebook cells copy their
+# source from a hidden div).
 _VERBATIM = re.compile(
-    r"(<(pre|textarea|script|code)\b.*?</\2>)", re.DOTALL | re.IGNORECASE
+    r'(<(pre|textarea|script|code)\b.*?</\2>|<div class="clipboard-copy-txt".*?</div>)',
+    re.DOTALL | re.IGNORECASE,
 )
 _BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*)*")
 
@@ -576,7 +579,8 @@ def collapse_blank_lines(output: str) -> str:
 
     The theme's templates leave about 5 % of a page as indentation and empty
     lines. A newline stays wherever there was one, so the rendered page is the
-    same; ``pre``, ``textarea``, ``script`` and ``code`` are left untouched.
+    same; ``pre``, ``textarea``, ``script``, ``code`` and the notebooks'
+    copy-button sources are left untouched.
 
     Parameters:
         output: A built page's HTML.
