@@ -89,7 +89,6 @@ def is_notebook(content: str) -> bool:
 
 
 _RAW_JSON = re.compile(r'"(?:nbformat|cell_type)"\s*:')
-_JUPYTEXT_HEADER = re.compile(r"\Ajupyter:\s*$", re.MULTILINE)
 
 
 def check_notebook_rendered(source: Path, content: str) -> None:
@@ -108,9 +107,8 @@ def check_notebook_rendered(source: Path, content: str) -> None:
         ValueError: The source is a notebook and the HTML is not a rendered
             notebook, or the HTML shows notebook JSON.
     """
-    text = source.read_text(encoding="utf-8")
-    front = text[4:].split("\n---", 1)[0] if text.startswith("---\n") else ""
-    is_source = source.suffix == ".ipynb" or bool(_JUPYTEXT_HEADER.search(front))
+    front, _, _ = translations.split_front_matter(source.read_text("utf-8"), source)
+    is_source = source.suffix == ".ipynb" or translations.is_notebook_front(front)
     if is_source and not is_notebook(content):
         raise ValueError(
             "notebook page was not rendered as a notebook and would show its raw "

@@ -157,7 +157,8 @@ def provenance(english_text: str, source: str) -> dict:
     }
 
 
-def _is_notebook(front: dict) -> bool:
+def is_notebook_front(front: dict) -> bool:
+    """Whether a page's front matter is a jupytext notebook header."""
     return isinstance(front.get("jupyter"), dict)
 
 
@@ -173,7 +174,7 @@ def read_provenance(path: Path) -> dict:
     front, _, _ = split_front_matter(path.read_text(encoding="utf-8"), path)
     record = (
         front["jupyter"].get(_NOTEBOOK_KEY)
-        if _is_notebook(front)
+        if is_notebook_front(front)
         else front.get("translation")
     )
     if record is None:
@@ -190,7 +191,7 @@ def read_provenance(path: Path) -> dict:
 
 def _front_matter_with(front: dict, record: dict) -> str:
     """The front matter block of a page, with its provenance record set."""
-    if _is_notebook(front):
+    if is_notebook_front(front):
         front["jupyter"][_NOTEBOOK_KEY] = record
     else:
         front["translation"] = record
@@ -361,8 +362,8 @@ def parity(english: Path, translation: Path, lang: str = "zh") -> list[Violation
     tr_front, tr_body, tr_line = split_front_matter(
         translation.read_text("utf-8"), translation
     )
-    notebook = _is_notebook(en_front)
-    if notebook != _is_notebook(tr_front):
+    notebook = is_notebook_front(en_front)
+    if notebook != is_notebook_front(tr_front):
         message = "one of the pair is a notebook, the other not"
         return [Violation(translation, 1, message, "code")]
     problems = []
