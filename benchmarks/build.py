@@ -231,7 +231,10 @@ def against_statsmodels(n: int, runs: int) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
     parser.add_argument("--runs", type=int, default=3, help="runs of each build")
     parser.add_argument(
         "--scale",

@@ -13,6 +13,27 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE_URL = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.M)[1]
 SITE_PATH = urlsplit(SITE_URL).path
 SITE_SOURCES = ("mkdocs.yml", "docs", "hooks", "overrides", "src")
+CHROMIUM = "/usr/bin/chromium"
+MISSING_CHROMIUM = (
+    f"Chromium is missing at {CHROMIUM}, and the browser tests need it. "
+    "`bash scripts/setup.sh test` installs it as root on Debian; otherwise "
+    "install Debian's packages yourself: "
+    "`apt-get update && apt-get install -y chromium fonts-noto-cjk`."
+)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Stop before any test runs, with one message, if the browser is missing.
+
+    Without this, each browser test failed on its own, and pytest's summary cut
+    the message short, dozens of times over.
+    """
+    browser_tests = [i for i in session.items if i.path.name == "test_browser.py"]
+    if browser_tests and not Path(CHROMIUM).exists():
+        pytest.exit(
+            f"{MISSING_CHROMIUM} ({len(browser_tests)} browser tests selected)",
+            returncode=1,
+        )
 
 
 def copy_site(destination: Path) -> Path:

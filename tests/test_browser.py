@@ -7,6 +7,7 @@ screenshots of every page are saved under ``test-artifacts/screenshots/``.
 
 import functools
 import http.server
+import os
 import re
 import shutil
 import threading
@@ -16,11 +17,10 @@ from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from conftest import ROOT, SITE_PATH, SITE_URL
+from conftest import CHROMIUM, MISSING_CHROMIUM, ROOT, SITE_PATH, SITE_URL
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.slow
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHAPTERS = ["attention-cues", "queries-keys-values", "attention-pooling"]
 NOTEBOOKS = [f"exercises/{c}" for c in CHAPTERS]
@@ -68,22 +68,34 @@ def site_url(built_site, tmp_path_factory):
     thread.join(timeout=10)
 
 
+def require_chromium():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(MISSING_CHROMIUM, pytrace=False)
+
+
+def launch(playwright, **options):
+    """Debian's Chromium, headless, asking no server but the test's."""
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        args=["--no-sandbox", "--disable-background-networking"],
+        **options,
+    )
+
+
 @pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
-        pytest.fail(
-            f"Chromium is missing at {CHROMIUM}; install it with "
-            "`apt-get update && apt-get install -y chromium` (Debian's package)."
-        )
+def playwright():
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    chromium = launch(playwright)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture(params=["light"])
@@ -156,10 +168,128 @@ def test_page_renders_cleanly(page, site_url, path, lang):
     assert page.locator("html").get_attribute("lang") == lang
     check_math_is_rendered(page, path, lang)
     check_figures_are_visible_with_a_text_alternative(page, path, lang)
-    SCREENSHOTS.joinpath(lang).mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOTS / lang / f"{path.replace('/', '-') or 'index'}.png"
-    page.screenshot(path=shot, full_page=True)
+    full_page_screenshot(page, shot)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# Where the sticky header, tabs and sidebars are, and whether Material shows
+# the page title in the header (it does once the reader has scrolled).
+AT_TOP = """() => ({
+  scrollY: window.scrollY,
+  header: document.querySelector(".md-header").getBoundingClientRect().top,
+  tabsHidden: document.querySelector(".md-tabs")?.hidden ?? false,
+  titleActive: document.querySelector(".md-header__title--active") !== null,
+})"""
+
+
+def full_page_screenshot(page, shot):
+    """Save a full-page screenshot with the header once, at the top.
+
+    The header and sidebars are sticky: a screenshot taken after the checks
+    scrolled the page painted them where the reader had scrolled to, over the
+    text, and left an empty band and a hidden tab bar at the top. So the page
+    goes back to the top first, and Material is given time to react.
+    """
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function(f"({AT_TOP})().titleActive === false")
+    state = page.evaluate(AT_TOP)
+    assert state == {
+        "scrollY": 0,
+        "header": 0,
+        "tabsHidden": False,
+        "titleActive": False,
+    }, state
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=shot, full_page=True, animations="disabled")
+
+
+# For the first paragraph of prose and the first text of each figure that has
+# Chinese in it: up to three of its Chinese characters, each drawn on a canvas
+# in the element's own computed font, compared with the drawing of a code point
+# no font has (U+10FFFD). Without a CJK font every Chinese character is drawn
+# as that same empty box ("tofu").
+GLYPHS = """() => {
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 48;
+  const context = canvas.getContext("2d", {willReadFrequently: true});
+  const draw = (font, text) => {
+    context.clearRect(0, 0, 48, 48);
+    context.font = font;
+    context.textBaseline = "top";
+    context.fillText(text, 2, 2);
+    return context.getImageData(0, 0, 48, 48).data.join();
+  };
+  const han = /[\\u4e00-\\u9fff]/g;
+  const prose = [...document.querySelectorAll("article p")]
+    .filter(p => p.textContent.match(han)).slice(0, 1);
+  const figures = [...document.querySelectorAll("article svg.ad-figure")]
+    .map(svg => [...svg.querySelectorAll("text")]
+      .find(t => t.textContent.match(han)))
+    .filter(Boolean);
+  return [...prose, ...figures].map(element => {
+    const style = getComputedStyle(element);
+    const font = `${style.fontStyle} ${style.fontWeight} 40px ${style.fontFamily}`;
+    const chars = [...new Set(element.textContent.match(han))].slice(0, 3);
+    const tofu = draw(font, "\\u{10FFFD}");
+    const drawings = chars.map(c => draw(font, c));
+    return {
+      where: element.tagName.toLowerCase(),
+      text: chars.join(""),
+      font: style.fontFamily,
+      tofu: drawings.filter(d => d === tofu).length,
+      distinct: new Set(drawings).size,
+    };
+  });
+}"""
+
+
+def check_chinese_is_drawn_with_a_cjk_font(page):
+    """Chinese prose and figure text are drawn as real glyphs, not tofu boxes."""
+    found = page.evaluate(GLYPHS)
+    assert found, "no Chinese text found on the page"
+    for item in found:
+        assert item["tofu"] == 0, f"tofu (no CJK font) for {item}"
+        assert item["distinct"] == len(item["text"]), item
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_chinese_text_is_drawn_with_a_cjk_font(page, site_url, path):
+    visit(page, site_url, path, "zh")
+    check_chinese_is_drawn_with_a_cjk_font(page)
+    figures = page.locator("article svg.ad-figure").count()
+    checked = [i for i in page.evaluate(GLYPHS) if i["where"] == "text"]
+    assert len(checked) == figures  # every figure has Chinese text, checked
+
+
+def test_cjk_font_check_fails_without_a_cjk_font(playwright, site_url, tmp_path):
+    """The check above sees tofu in a Chromium whose only font lacks CJK.
+
+    Fontconfig is pointed at a folder holding one Latin font (matplotlib's
+    DejaVu Sans), so the browser has no CJK font to fall back on, as on a
+    machine without fonts-noto-cjk.
+    """
+    import matplotlib
+
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    latin = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    shutil.copy(latin, fonts)
+    config = tmp_path / "fonts.conf"
+    config.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n'
+        f"<fontconfig><dir>{fonts}</dir>"
+        f"<cachedir>{tmp_path / 'cache'}</cachedir></fontconfig>\n"
+    )
+    chromium = launch(playwright, env={**os.environ, "FONTCONFIG_FILE": str(config)})
+    try:
+        page = chromium.new_page()
+        page.goto(site_url + "zh/")
+        page.wait_for_load_state("networkidle")
+        with pytest.raises(AssertionError, match="tofu"):
+            check_chinese_is_drawn_with_a_cjk_font(page)
+    finally:
+        chromium.close()
 
 
 # Text of the article without code, where LaTeX could not legitimately appear.
@@ -254,7 +384,9 @@ def check_every_code_block_has_a_working_copy_button(page):
 
 @both_languages
 @pytest.mark.parametrize("path", NOTEBOOKS)
-def test_notebook_downloads_as_a_valid_ipynb(page, site_url, path, lang, tmp_path):
+def test_notebook_downloads_as_a_valid_ipynb(
+    page, site_url, built_site, path, lang, tmp_path
+):
     visit(page, site_url, path, lang)
     link = page.locator("a.ad-download")
     assert link.get_attribute("download") is not None
@@ -269,6 +401,35 @@ def test_notebook_downloads_as_a_valid_ipynb(page, site_url, path, lang, tmp_pat
     assert code and "attention_docs" in code[0].source
     prose = " ".join(c.source for c in notebook.cells if c.cell_type == "markdown")
     assert bool(CJK.search(prose)) == (lang == "zh")
+    check_downloaded_outputs(code, page)
+    check_downloaded_links(prose, lang, built_site)
+
+
+def check_downloaded_outputs(code, page):
+    """The download carries the outputs the page shows, and no error."""
+    assert all(cell.execution_count for cell in code)
+    outputs = [output for cell in code for output in cell.outputs]
+    assert outputs and not [o for o in outputs if o.output_type == "error"]
+    printed = "".join(o.text for o in outputs if o.output_type == "stream")
+    shown = "\n".join(page.locator("article .jp-OutputArea-output").all_inner_texts())
+    lines = [line.strip() for line in printed.splitlines() if line.strip()]
+    assert [line for line in lines if line not in shown] == []
+
+
+MARKDOWN_LINK = re.compile(r"\]\((\S+?)\)")
+
+
+def check_downloaded_links(prose, lang, built_site):
+    """Links lead to published pages of the notebook's own language edition."""
+    targets = MARKDOWN_LINK.findall(prose)
+    assert targets
+    for target in targets:
+        if not target.startswith(SITE_URL):
+            assert urlsplit(target).scheme in {"http", "https"}, target
+            continue  # another site: references, checked for form only
+        path = target.removeprefix(SITE_URL).split("#")[0]
+        assert path.startswith("zh/") == (lang == "zh"), target
+        assert (built_site / path / "index.html").is_file(), target
 
 
 AXE = files("axe_playwright_python") / "axe.min.js"  # axe-core, from PyPI

@@ -4,7 +4,9 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
+from attention_docs import cache
 from attention_docs.site import (
+    absolute_links,
     check_notebook_rendered,
     collapse_blank_lines,
     describe_page,
@@ -128,12 +130,68 @@ def test_write_notebook_produces_a_valid_ipynb(tmp_path):
         "```python\n1 + 1\n```\n",
         encoding="utf-8",
     )
-    written = write_notebook(source, tmp_path / "out" / "nb.ipynb")
+    url = "https://example.org/docs/zh/exercises/nb/"
+    written = write_notebook(source, tmp_path / "out" / "nb.ipynb", url)
     notebook = nbformat.read(written, as_version=4)
     nbformat.validate(notebook)
     assert [cell.cell_type for cell in notebook.cells] == ["markdown", "code"]
     assert notebook.cells[1].source == "1 + 1"
+    assert notebook.cells[1].outputs == []  # not run in this build
     assert notebook.metadata.kernelspec.name == "python3"
+
+
+def test_write_notebook_carries_this_builds_outputs_and_absolute_links(
+    tmp_path, monkeypatch
+):
+    source = tmp_path / "nb.md"
+    source.write_text("# Title\n", encoding="utf-8")
+    executed = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("See [the chapter](../../chapter/)."),
+            nbformat.v4.new_code_cell(
+                "print(2)",
+                execution_count=1,
+                outputs=[nbformat.v4.new_output("stream", name="stdout", text="2\n")],
+            ),
+        ]
+    )
+    monkeypatch.setitem(
+        cache.EXECUTED, str(source.resolve()), nbformat.writes(executed)
+    )
+    url = "https://example.org/docs/zh/exercises/nb/"
+    notebook = nbformat.read(write_notebook(source, tmp_path / "nb.ipynb", url), 4)
+    assert notebook.cells[0].source == (
+        "See [the chapter](https://example.org/docs/zh/chapter/)."
+    )
+    assert notebook.cells[1].outputs[0].text == "2\n"
+
+
+BASE = "https://example.org/site/zh/exercises/pooling/"
+
+
+@pytest.mark.parametrize(
+    ("markdown", "expected"),
+    [
+        ("[a](../../pooling/)", "[a](https://example.org/site/zh/pooling/)"),
+        ("[a](../../pooling/#h-1)", "[a](https://example.org/site/zh/pooling/#h-1)"),
+        (
+            "![f](img.svg)",
+            "![f](https://example.org/site/zh/exercises/pooling/img.svg)",
+        ),
+        ("[a]( <../x/> )", "[a]( <https://example.org/site/zh/exercises/x/> )"),
+        ("[r]: ../../glossary/", "[r]: https://example.org/site/zh/glossary/"),
+        (
+            '<a href="../../api/">api</a>',
+            '<a href="https://example.org/site/zh/api/">api</a>',
+        ),
+        ("[a](#local)", "[a](#local)"),
+        ("[a](https://arxiv.org/abs/1)", "[a](https://arxiv.org/abs/1)"),
+        ("[a](mailto:x@example.org)", "[a](mailto:x@example.org)"),
+        ("no link (../x/) here", "no link (../x/) here"),
+    ],
+)
+def test_absolute_links(markdown, expected):
+    assert absolute_links(markdown, BASE) == expected
 
 
 def test_heading_ids_are_meaningful_for_chinese():

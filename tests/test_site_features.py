@@ -73,6 +73,42 @@ def test_open_graph_metadata_is_the_pages_own(built_site, source, lang):
     assert "<" not in description
 
 
+HEAD_TITLE = re.compile(r"<head>.*?<title>(.*?)</title>", re.S)
+HEADING = re.compile(r"<h1\b[^>]*>(.*?)</h1>", re.S)
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def plain(fragment: str) -> str:
+    import html
+
+    text = re.sub(r"<[^>]+>", "", fragment).replace("¶", "")
+    return " ".join(html.unescape(text).split())
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+@pytest.mark.parametrize("source", PAGES)
+def test_every_page_has_its_own_title_in_its_language(built_site, source, lang):
+    html = html_of(built_site, lang, source)
+    title = plain(HEAD_TITLE.search(html)[1])
+    heading = plain(HEADING.search(html)[1])
+    assert title == f"{heading} - {MKDOCS['site_name']}"
+    assert bool(CJK.search(title)) == (lang == "zh"), title
+
+
+def test_page_titles_are_all_different(built_site):
+    titles = [
+        HEAD_TITLE.search(html_of(built_site, lang, source))[1]
+        for lang in EDITIONS
+        for source in PAGES
+    ]
+    assert len(set(titles)) == len(titles), titles
+
+
+def test_404_page_title_speaks_both_languages(built_site):
+    title = plain(HEAD_TITLE.search((built_site / "404.html").read_text("utf-8"))[1])
+    assert title == f"Page not found · 页面不存在 - {MKDOCS['site_name']}"
+
+
 def test_descriptions_differ_from_page_to_page(built_site):
     descriptions = {
         re.search(r'<meta property="og:description" content="([^"]*)"', html)[1]
@@ -230,3 +266,16 @@ def test_readme_describes_where_to_find_each_feature():
         "Open Graph",
     ):
         assert phrase in readme, phrase
+
+
+def test_benchmark_help_shows_its_defaults():
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "build.py"), "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "(default: 3)" in result.stdout and "(default: 100000)" in result.stdout

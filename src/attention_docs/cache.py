@@ -220,6 +220,7 @@ _stale_sessions: set[str] = set()
 def reset_build() -> None:
     """Forget per-build state; called at the start of every build."""
     STATS.reset()
+    EXECUTED.clear()
     _session_sources.clear()
     _stale_sessions.clear()
 
@@ -344,28 +345,39 @@ def cached_nb2html(nb2html: Callable[..., str]) -> Callable[..., str]:
     @functools.wraps(nb2html)
     def convert(nb_path: str, **options: object) -> str:
         source = Path(nb_path).read_text(encoding="utf-8")
-        return cached(
+        entry = cached(
             "notebook",
             f"notebook {nb_path}",
             lambda: (_run_notebook(nb2html, nb_path, options), True),  # failures raise
             source=source,
             name=Path(nb_path).name,
             options=options,
+            form="html+ipynb",
         )
+        EXECUTED[str(Path(nb_path).resolve())] = entry["ipynb"]
+        return entry["html"]
 
     convert.attention_docs_cached = True  # type: ignore[attr-defined]
     return convert
 
 
+# Notebook source file (resolved) -> the notebook as run for this build, as
+# ``.ipynb`` JSON: the page's download carries the outputs shown on the page.
+EXECUTED: dict[str, str] = {}
+
+
 def _run_notebook(
     nb2html: Callable[..., str], nb_path: str, options: dict[str, object]
-) -> str:
+) -> dict[str, str]:
     """Convert a notebook, executing it in this process rather than in a kernel.
 
     Starting a Jupyter kernel per notebook and importing torch in each cost
     most of a cold build; in-process, the notebooks share the imports and the
     library's memoised results with the pages. The notebook is handed to
     mkdocs-jupyter as an ``.ipynb`` file with stable cell ids.
+
+    Returns:
+        ``{"html": page HTML, "ipynb": the notebook with its outputs}``.
     """
     import nbformat
 
@@ -381,7 +393,7 @@ def _run_notebook(
         html = nb2html(str(executed), **{**options, "execute": False})
     # For .ipynb files mkdocs-jupyter appends the Python repr of a list of CSS
     # rules inside a <style> element; the site's theme styles the code instead.
-    return _APPENDED_STYLE.sub("", html)
+    return {"html": _APPENDED_STYLE.sub("", html), "ipynb": nbformat.writes(nb)}
 
 
 _APPENDED_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*\Z", re.DOTALL)

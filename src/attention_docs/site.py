@@ -20,6 +20,7 @@ import textwrap
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit
 
 from latex2mathml.converter import convert
 from mkdocs.exceptions import PluginError
@@ -264,19 +265,65 @@ def label_search_dialog(output: str) -> str:
     return output.replace(_SEARCH_DIALOG, labelled, 1)
 
 
-def write_notebook(source: Path, destination: Path) -> Path:
-    """Convert a jupytext Markdown notebook to an ``.ipynb`` file.
+# Link targets in Markdown: inline links and images, reference definitions,
+# and HTML href/src attributes.
+_LINK_TARGET = re.compile(
+    r"(?P<lead>\]\(\s*<?|^ {0,3}\[[^\]]+\]:[ \t]*<?|(?:href|src)=[\"'])"
+    r"(?P<target>[^\s)>\"']+)",
+    re.M,
+)
+
+
+def absolute_links(markdown: str, base_url: str) -> str:
+    """Make the relative link targets of Markdown text absolute.
+
+    A downloaded notebook is opened outside the site, where a link such as
+    ``../../attention-pooling/`` leads nowhere. Resolved against the URL the
+    notebook's page is published at, it leads to the same page of the same
+    language edition. Links within the notebook (``#...``) stay as they are.
+
+    Parameters:
+        markdown: A Markdown cell's source.
+        base_url: The absolute URL of the notebook's page.
+
+    Returns:
+        The source with every other relative target made absolute.
+    """
+
+    def resolve(match: re.Match[str]) -> str:
+        target = match["target"]
+        if target.startswith("#") or urlsplit(target).scheme:
+            return match[0]
+        return match["lead"] + urljoin(base_url, target)
+
+    return _LINK_TARGET.sub(resolve, markdown)
+
+
+def write_notebook(source: Path, destination: Path, page_url: str) -> Path:
+    """Write the ``.ipynb`` download of a notebook page.
+
+    The notebook is the one the page shows: with the outputs of this build's
+    run (none when notebooks are not executed), and with its links made
+    absolute (:func:`absolute_links`) so that they work once downloaded.
 
     Parameters:
         source: The ``.md`` notebook.
         destination: The ``.ipynb`` file to write.
+        page_url: The absolute URL of the notebook's page.
 
     Returns:
         ``destination``.
     """
     import nbformat
 
-    notebook = notebooks.read(source)
+    executed = cache.EXECUTED.get(str(source.resolve()))
+    if executed is None:
+        notebook = notebooks.read(source)
+    else:
+        notebook = nbformat.reads(executed, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = absolute_links(cell.source, page_url)
     nbformat.validate(notebook)
     destination.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, destination)
@@ -603,7 +650,9 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> 
     if is_notebook(output):
         folder = Path(page.file.abs_dest_path).parent
         write_notebook(
-            Path(page.file.abs_src_path), folder / notebook_name(page.file.src_uri)
+            Path(page.file.abs_src_path),
+            folder / notebook_name(page.file.src_uri),
+            urljoin(config.site_url or "", page.url),
         )
     return output
 
