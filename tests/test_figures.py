@@ -222,3 +222,50 @@ def test_bandwidth_summary_reports_the_library_values():
     assert rows[0][3] == f"{cv:.4f}"
     zh = figures.bandwidth_summary("zh")
     assert "<th>带宽</th>" in zh and "留一法交叉验证" in zh
+
+
+def alt_of(svg):
+    return re.search(r"<title>([^<]*)</title>", svg)[1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "fit", "weights"),
+    [
+        (
+            "en",
+            "Training samples, the true function and the prediction of the "
+            "Gaussian kernel with bandwidth h = 1 over inputs from 0 to 5.",
+            "Heatmap of the attention weights of the Gaussian kernel with "
+            "bandwidth h = 1: one row per test input",
+        ),
+        (
+            "zh",
+            "训练样本、真实函数，以及带宽 h = 1 的高斯核在 0 到 5 之间的预测。",
+            "带宽 h = 1 的高斯核的注意力权重热图：每行对应一个测试输入",
+        ),
+    ],
+)
+def test_text_alternatives_name_the_method_in_a_sentence(lang, fit, weights):
+    # The panel title ("Gaussian, h = 1") used to be pasted into the sentence.
+    assert alt_of(figures.nadaraya_watson_fit(lang, "gaussian", 1.0)) == fit
+    assert alt_of(figures.nadaraya_watson_weights(lang, "gaussian", 1.0)).startswith(
+        weights
+    )
+
+
+def test_chinese_text_alternatives_are_assembled_with_spacing():
+    alts = [
+        alt_of(figures.nadaraya_watson_fit("zh", "epanechnikov", 0.534)),
+        alt_of(figures.average_pooling_fit("zh")),
+        alt_of(figures.parametric_fit("zh")),
+        alt_of(figures.parametric_weights("zh")),
+    ]
+    assert alts[0].startswith(
+        "训练样本、真实函数，以及带宽 h = 0.534 的 Epanechnikov 核"
+    )
+    assert "以及平均汇聚在 0 到 5 之间" in alts[1]
+    for alt in alts:
+        assert not re.search(
+            r"[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]", alt
+        )
+        assert "，h = " not in alt.split("（")[0]  # no panel title inside

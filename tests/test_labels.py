@@ -2,7 +2,13 @@ import re
 
 import pytest
 
-from attention_docs.labels import LABELS, LANGUAGES, check_lang, label
+from attention_docs.labels import (
+    LABELS,
+    LANGUAGES,
+    check_lang,
+    label,
+    space_han_and_latin,
+)
 
 
 def test_every_language_has_every_key():
@@ -48,3 +54,22 @@ def test_lookup_and_errors():
         check_lang("de")
     with pytest.raises(KeyError, match="nonexistent"):
         label("nonexistent", "en")
+
+
+def test_chinese_label_texts_space_han_and_latin():
+    # The tables follow the style already; label() keeps assembled text to it.
+    for key, text in LABELS["zh"].items():
+        assert space_han_and_latin(text) == text, key
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("带宽 h = 1在 0 到 5 之间", "带宽 h = 1 在 0 到 5 之间"),
+        ("的Epanechnikov 核", "的 Epanechnikov 核"),
+        ("误差CV(h)", "误差 CV(h)"),
+        ("（w = 1，h = 2）", "（w = 1，h = 2）"),  # full-width punctuation: no space
+    ],
+)
+def test_space_han_and_latin(text, expected):
+    assert space_han_and_latin(text) == expected

@@ -63,7 +63,7 @@ def _fit(prediction: np.ndarray, title: str, alt: str, lang: str) -> str:
     return figure_to_svg(fig, alt=alt)
 
 
-def _weights_heatmap(weights: np.ndarray, name: str, narrow: bool, lang: str) -> str:
+def _weights_heatmap(weights: np.ndarray, method: str, narrow: bool, lang: str) -> str:
     fig = heatmaps(
         weights[None, None],
         xlabel=label("sorted_training_inputs", lang),
@@ -72,7 +72,8 @@ def _weights_heatmap(weights: np.ndarray, name: str, narrow: bool, lang: str) ->
         panel_size=3.4,
     )
     detail = label("weights_detail_narrow" if narrow else "weights_detail_wide", lang)
-    return figure_to_svg(fig, alt=label("weights_alt", lang, name=name, detail=detail))
+    alt = label("weights_alt", lang, method=method, detail=detail)
+    return figure_to_svg(fig, alt=alt)
 
 
 def saliency_cue(lang: str = "en") -> str:
@@ -197,35 +198,38 @@ def average_pooling_fit(lang: str = "en") -> str:
     data = chapter_data()
     name = label("average_pooling", lang)
     prediction = average_pooling(data.y_train, data.x_test)
-    return _fit(prediction, name, label("fit_alt", lang, name=name), lang)
+    method = label("average_pooling_phrase", lang)
+    return _fit(prediction, name, label("fit_alt", lang, method=method), lang)
 
 
 def _nonparametric(
     lang: str, kernel: str, bandwidth: float
-) -> tuple[np.ndarray, np.ndarray, str]:
-    """Predictions, weights and panel title of Nadaraya-Watson on the chapter data."""
+) -> tuple[np.ndarray, np.ndarray, str, str]:
+    """Predictions, weights, panel title and the method's name in a sentence."""
     data = chapter_data()
     prediction, weights = nadaraya_watson(
         data.x_train, data.y_train, data.x_test, kernel=kernel, bandwidth=bandwidth
     )
     title = label("kernel_title", lang, kernel=label(kernel, lang), bandwidth=bandwidth)
-    return prediction, weights, title
+    noun = label(f"{kernel}_noun", lang)
+    method = label("kernel_phrase", lang, kernel=noun, bandwidth=bandwidth)
+    return prediction, weights, title, method
 
 
 def nadaraya_watson_fit(
     lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
 ) -> str:
     """Nonparametric attention pooling: the Nadaraya-Watson prediction."""
-    prediction, _, title = _nonparametric(lang, kernel, bandwidth)
-    return _fit(prediction, title, label("fit_alt", lang, name=title), lang)
+    prediction, _, title, method = _nonparametric(lang, kernel, bandwidth)
+    return _fit(prediction, title, label("fit_alt", lang, method=method), lang)
 
 
 def nadaraya_watson_weights(
     lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
 ) -> str:
     """Attention weights of every test input over the sorted training inputs."""
-    _, weights, title = _nonparametric(lang, kernel, bandwidth)
-    return _weights_heatmap(weights, title, narrow=bandwidth < 0.5, lang=lang)
+    _, weights, _, method = _nonparametric(lang, kernel, bandwidth)
+    return _weights_heatmap(weights, method, narrow=bandwidth < 0.5, lang=lang)
 
 
 def kernel_shapes(lang: str = "en") -> str:
@@ -300,9 +304,10 @@ def parametric_loss_curve(lang: str = "en") -> str:
     return figure_to_svg(fig, alt=label("loss_alt", lang))
 
 
-def _trained_title(result: TrainingResult, lang: str) -> str:
+def _trained_label(key: str, result: TrainingResult, lang: str) -> str:
+    """The learned model's panel title or sentence phrase, with its w and h."""
     w = result.model.w.item()
-    return label("trained_title", lang, w=w, h=result.model.bandwidth)
+    return label(key, lang, w=w, h=result.model.bandwidth)
 
 
 def parametric_fit(lang: str = "en") -> str:
@@ -310,8 +315,9 @@ def parametric_fit(lang: str = "en") -> str:
     data = chapter_data()
     result = trained(**SHORT_RECIPE)
     prediction, _ = predict(result.model, data.x_train, data.y_train, data.x_test)
-    title = _trained_title(result, lang)
-    return _fit(prediction, title, label("fit_alt", lang, name=title), lang)
+    title = _trained_label("trained_title", result, lang)
+    method = _trained_label("learned_phrase", result, lang)
+    return _fit(prediction, title, label("fit_alt", lang, method=method), lang)
 
 
 def parametric_weights(lang: str = "en") -> str:
@@ -319,9 +325,9 @@ def parametric_weights(lang: str = "en") -> str:
     data = chapter_data()
     result = trained(**SHORT_RECIPE)
     _, weights = predict(result.model, data.x_train, data.y_train, data.x_test)
-    title = _trained_title(result, lang)
+    method = _trained_label("learned_phrase", result, lang)
     return _weights_heatmap(
-        weights, title, narrow=result.model.bandwidth < 0.5, lang=lang
+        weights, method, narrow=result.model.bandwidth < 0.5, lang=lang
     )
 
 

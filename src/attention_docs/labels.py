@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 LANGUAGES = ("en", "zh")
 
 LABELS: dict[str, dict[str, str]] = {
@@ -86,13 +88,21 @@ LABELS: dict[str, dict[str, str]] = {
             "The query is compared with every key; the attention weights pool the "
             "values into one output."
         ),
+        # what made a prediction, as a noun phrase inside the sentences below
+        "average_pooling_phrase": "average pooling",
+        "kernel_phrase": "the {kernel} kernel with bandwidth h = {bandwidth:g}",
+        "learned_phrase": "the learned model (w = {w:.2f}, h = {h:.3f})",
+        "gaussian_noun": "Gaussian",
+        "boxcar_noun": "boxcar",
+        "constant_noun": "constant",
+        "epanechnikov_noun": "Epanechnikov",
         "fit_alt": (
-            "Training samples, the true function and the {name} prediction over "
-            "inputs from 0 to 5."
+            "Training samples, the true function and the prediction of {method} "
+            "over inputs from 0 to 5."
         ),
         "weights_alt": (
-            "Heatmap of {name} attention weights: one row per test input, one "
-            "column per sorted training input. {detail}"
+            "Heatmap of the attention weights of {method}: one row per test "
+            "input, one column per sorted training input. {detail}"
         ),
         "weights_detail_wide": "The weight lies in a band along the diagonal.",
         "weights_detail_narrow": "The weight lies in a narrow band on the diagonal.",
@@ -179,9 +189,16 @@ LABELS: dict[str, dict[str, str]] = {
             "注意力汇聚示意图：三个键，每个键与一个值配对。"
             "查询与每个键比较，得到的注意力权重把各个值汇聚为一个输出。"
         ),
-        "fit_alt": "训练样本、真实函数以及{name}在 0 到 5 之间的预测。",
+        "average_pooling_phrase": "平均汇聚",
+        "kernel_phrase": "带宽 h = {bandwidth:g} 的{kernel}",
+        "learned_phrase": "学到的模型（w = {w:.2f}，h = {h:.3f}）",
+        "gaussian_noun": "高斯核",
+        "boxcar_noun": "矩形核",
+        "constant_noun": "常数核",
+        "epanechnikov_noun": "Epanechnikov 核",
+        "fit_alt": "训练样本、真实函数，以及{method}在 0 到 5 之间的预测。",
         "weights_alt": (
-            "{name}注意力权重的热图：每行对应一个测试输入，"
+            "{method}的注意力权重热图：每行对应一个测试输入，"
             "每列对应一个排序后的训练输入。{detail}"
         ),
         "weights_detail_wide": "权重集中在对角线附近的一条带上。",
@@ -230,4 +247,24 @@ def label(key: str, lang: str, **fields: object) -> str:
     table = LABELS[check_lang(lang)]
     if key not in table:
         raise KeyError(f"no {lang!r} label for {key!r}")
-    return table[key].format(**fields) if fields else table[key]
+    text = table[key].format(**fields) if fields else table[key]
+    return space_han_and_latin(text) if lang == "zh" else text
+
+
+_HAN_THEN_LATIN = re.compile(r"([\u4e00-\u9fff])([A-Za-z0-9(])")
+_LATIN_THEN_HAN = re.compile(r"([A-Za-z0-9)])([\u4e00-\u9fff])")
+
+
+def space_han_and_latin(text: str) -> str:
+    """Put one space between Chinese characters and Latin letters or digits.
+
+    The site's Chinese style (CONTRIBUTING.zh.md) separates them, as in
+    「带宽 h = 1 的高斯核」; text assembled from parts would otherwise glue them.
+
+    Parameters:
+        text: Chinese text.
+
+    Returns:
+        The text with those spaces.
+    """
+    return _LATIN_THEN_HAN.sub(r"\1 \2", _HAN_THEN_LATIN.sub(r"\1 \2", text))
