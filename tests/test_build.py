@@ -7,7 +7,9 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from conftest import ROOT, SITE_PATH, copy_site, mkdocs_build
+from conftest import ROOT, SITE_PATH, SITE_URL, copy_site, mkdocs_build
+
+from attention_docs.site import absolute_links
 
 pytestmark = pytest.mark.slow
 PAGES = {"en": "index.html", "zh": "zh/index.html"}
@@ -132,8 +134,15 @@ def test_notebook_downloads_as_valid_ipynb(built_site, chapter, lang):
     nbformat.validate(notebook)
     suffix = ".zh.md" if lang == "zh" else ".md"
     source = jupytext.read(ROOT / "docs" / "exercises" / f"{chapter}{suffix}")
-    assert [c.source for c in notebook.cells] == [c.source for c in source.cells]
+    page_url = f"{SITE_URL}{LANGS[lang]}exercises/{chapter}/"
+    expected = [
+        absolute_links(c.source, page_url) if c.cell_type == "markdown" else c.source
+        for c in source.cells
+    ]
+    assert [c.source for c in notebook.cells] == expected
     assert any(c.cell_type == "code" for c in notebook.cells)
+    # The chapter link now leads to the published page, in the same language.
+    assert f"]({SITE_URL}{LANGS[lang]}{chapter}/)" in notebook.cells[0].source
 
 
 def test_references_page(built_site):

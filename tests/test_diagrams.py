@@ -56,3 +56,39 @@ def test_qkv_framework_has_paired_keys_and_values_and_all_text():
 def test_qkv_framework_missing_text():
     with pytest.raises(ValueError, match="missing"):
         diagrams.qkv_framework(text={"key": "k"})
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_qkv_framework_text_does_not_overlap(lang):
+    # The "(nonvolitional cues)" and "(sensory inputs)" captions ran together.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from attention_docs import figures
+    from attention_docs.labels import label
+
+    keys = {
+        "key": "key",
+        "value": "value",
+        "keys": "keys_caption",
+        "values": "values_caption",
+        "query": "query_box",
+        "pooling": "pooling_box",
+        "output": "output_box",
+        "weights": "weights_caption",
+    }
+    assert set(keys) == set(diagrams.QKV_TEXT)
+    assert figures.qkv_diagram(lang)  # the published figure uses these labels
+    text = {name: label(key, lang) for name, key in keys.items()}
+    fig = diagrams.qkv_framework(text=text, lang=lang)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in fig.axes[0].texts]
+    figure_box = fig.bbox
+    for i, box in enumerate(boxes):
+        assert figure_box.contains(box.x0, box.y0) and figure_box.contains(
+            box.x1, box.y1
+        ), fig.axes[0].texts[i].get_text()
+        for j in range(i):
+            assert not box.overlaps(boxes[j]), (
+                fig.axes[0].texts[i].get_text(),
+                fig.axes[0].texts[j].get_text(),
+            )

@@ -107,20 +107,20 @@ def test_nadaraya_watson_figures_plot_its_output(drawn, kernel, bandwidth):
     assert heatmap.axes[0].get_xlabel() == "排序后的训练输入"
 
 
-def test_kernel_comparison_grid(drawn):
+def test_kernel_comparison_grid_is_at_equal_standard_deviation(drawn):
     fig = drawn.kernel_comparison("en")
     panels = fig.axes
-    assert len(panels) == len(figures.COMPARED_KERNELS) * len(
-        figures.COMPARED_BANDWIDTHS
-    )
+    kernels, stds = figures.COMPARED_KERNELS_WITH_WIDTH, figures.COMPARED_STDS
+    assert len(panels) == len(kernels) * len(stds)
     for index, ax in enumerate(panels):
-        kernel = figures.COMPARED_KERNELS[index // 3]
-        h = figures.COMPARED_BANDWIDTHS[index % 3]
+        kernel, std = kernels[index // len(stds)], stds[index % len(stds)]
+        h = {"gaussian": std, "boxcar": std * 3**0.5, "epanechnikov": std * 5**0.5}
         expected, _ = figures.nadaraya_watson(
-            DATA.x_train, DATA.y_train, DATA.x_test, kernel=kernel, bandwidth=h
+            DATA.x_train, DATA.y_train, DATA.x_test, kernel=kernel, bandwidth=h[kernel]
         )
-        np.testing.assert_array_equal(line(ax, "Prediction"), expected)
-        assert ax.get_title() == f"{kernel.capitalize()}, h = {h:g}"
+        np.testing.assert_allclose(line(ax, "Prediction"), expected, rtol=1e-12)
+        title = f"{kernel.capitalize()}, σ = {std:g} (h = {h[kernel]:.2f})"
+        assert ax.get_title() == title
 
 
 def test_kernel_shapes_plot_the_kernels(drawn):
@@ -269,3 +269,35 @@ def test_chinese_text_alternatives_are_assembled_with_spacing():
             r"[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]", alt
         )
         assert "，h = " not in alt.split("（")[0]  # no panel title inside
+
+
+def test_source_listing_is_the_library_code_without_its_docstring():
+    import ast
+    import inspect
+    import textwrap
+
+    from attention_docs import pooling
+
+    listing = figures.source_listing("pooling.gaussian_attention_pooling")
+    assert listing.startswith("```python\n") and listing.endswith("\n```\n")
+    code = listing.removeprefix("```python\n").removesuffix("```\n")
+    source = textwrap.dedent(inspect.getsource(pooling.gaussian_attention_pooling))
+    function = ast.parse(source).body[0]
+    assert ast.get_docstring(function) and '"""' not in code
+    # What the page shows runs and is the library's function, docstring aside.
+    namespace = {"np": np}
+    exec(code, namespace)  # noqa: S102
+    shown = ast.parse(code).body[0]
+    function.body = function.body[1:]
+    assert ast.dump(shown) == ast.dump(function)
+    keys, values = np.array([0.0, 1.0]), np.array([2.0, 4.0])
+    got, _ = namespace["gaussian_attention_pooling"](np.array([0.5]), keys, values, 1)
+    assert got == pytest.approx([3.0])
+
+
+def test_source_listing_of_a_method():
+    listing = figures.source_listing("model.NadarayaWatsonRegressor.forward")
+    assert listing.startswith("```python\ndef forward(")
+    assert "torch.bmm" in listing and "torch.softmax" in listing
+    with pytest.raises(AttributeError):
+        figures.source_listing("model.no_such_function")

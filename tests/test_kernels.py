@@ -84,3 +84,22 @@ def test_extreme_arguments_give_finite_bounded_values(u, name):
     logs = kernel.log_function(u)
     assert not np.isnan(logs).any() and (logs <= np.log(PEAK[name]) + 1e-15).all()
     np.testing.assert_allclose(np.exp(logs), values, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("name", ["gaussian", "boxcar", "epanechnikov"])
+def test_kernel_std_is_the_standard_deviation_of_its_density(name):
+    from scipy.integrate import quad
+
+    kernel = KERNELS[name]
+    low, high = (-1, 1) if kernel.compact else (-np.inf, np.inf)
+
+    def moment(power):
+        return quad(lambda u: u**power * kernel.function(np.array([u]))[0], low, high)[
+            0
+        ]
+
+    assert kernel.std == pytest.approx(np.sqrt(moment(2) / moment(0)), rel=1e-9)
+
+
+def test_constant_kernel_has_no_finite_standard_deviation():
+    assert KERNELS["constant"].std == np.inf

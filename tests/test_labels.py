@@ -45,7 +45,7 @@ def test_placeholders_match_between_languages():
 
 def test_label_fills_in_fields():
     assert label("h_learned", "en", epochs=5) == "learned h, 5 epochs"
-    assert label("h_learned", "zh", epochs=5) == "训练 5 个周期学到的 h"
+    assert label("h_learned", "zh", epochs=5) == "训练 5 个迭代周期学到的 h"
 
 
 def test_lookup_and_errors():

@@ -64,6 +64,13 @@ def test_training_loss_is_n_times_the_cv_criterion():
     assert result.losses[0] == pytest.approx(expected, rel=1e-12)
 
 
+def test_training_without_the_mask_uses_the_in_sample_error():
+    result = train(DATA.x_train, DATA.y_train, epochs=0, w=3.0, leave_one_out=False)
+    pred, _ = nadaraya_watson(DATA.x_train, DATA.y_train, DATA.x_train, bandwidth=1 / 3)
+    expected = np.sum((pred - DATA.y_train) ** 2)
+    assert result.losses[0] == pytest.approx(expected, rel=1e-12)
+
+
 def test_training_lowers_the_loss():
     result = train(DATA.x_train, DATA.y_train, epochs=5, lr=0.5)
     assert result.losses.shape == result.ws.shape == (6,)

@@ -8,7 +8,12 @@ from hypothesis.extra.numpy import arrays
 from statsmodels.nonparametric.kernel_regression import KernelReg
 
 from attention_docs import attention_weights, average_pooling, nadaraya_watson
-from attention_docs.pooling import cv_bandwidth, leave_one_out, loo_cv_error
+from attention_docs.pooling import (
+    cv_bandwidth,
+    gaussian_attention_pooling,
+    leave_one_out,
+    loo_cv_error,
+)
 
 KERNEL_NAMES = ["gaussian", "boxcar", "constant", "epanechnikov"]
 
@@ -466,3 +471,22 @@ def test_cross_validation_on_extreme_inputs(problem, kernel):
             assert error == pytest.approx(np.mean((y_train - pred) ** 2), rel=1e-12)
     h_cv = cv_bandwidth(x_train, y_train, kernel=kernel, tol=1e-3)
     assert 1e-3 <= h_cv <= 1e3
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n_keys=st.integers(1, 30),
+    n_queries=st.integers(1, 20),
+    bandwidth=st.floats(0.05, 20),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_short_reference_equals_nadaraya_watson(n_keys, n_queries, bandwidth, seed):
+    rng = np.random.default_rng(seed)
+    keys, values = rng.uniform(-5, 5, n_keys), rng.normal(size=n_keys)
+    queries = rng.uniform(-8, 8, n_queries)
+    expected, expected_weights = nadaraya_watson(
+        keys, values, queries, bandwidth=bandwidth
+    )
+    got, weights = gaussian_attention_pooling(queries, keys, values, bandwidth)
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(weights, expected_weights, rtol=1e-10, atol=1e-14)

@@ -239,8 +239,21 @@ def qkv_framework(*, text: Mapping[str, str], lang: str = "en") -> Figure:
         raise ValueError(f"text is missing {sorted(missing)}")
     with figure_style(lang):
         fig, ax = _canvas((6.4, 3.6), width=10.5, top=6.0)
-        for x, caption in ((1.05, text["keys"]), (2.65, text["values"])):
-            ax.text(x, 5.15, caption, ha="center", va="bottom", fontsize=7.5)
+        # Each caption leans away from the other (flush with the outer edge
+        # of its column), so that they never meet.
+        for x, align, caption in (
+            (0.3, "left", text["keys"]),
+            (3.4, "right", text["values"]),
+        ):
+            ax.text(
+                x,
+                5.15,
+                caption,
+                ha=align,
+                va="bottom",
+                fontsize=7.5,
+                multialignment="center",
+            )
         for row, y in enumerate((4.2, 3.0, 1.8), start=1):
             _box(ax, (0.3, y), (1.5, 0.8), f"{text['key']} {row}", "#fde2c8")
             _box(ax, (1.9, y), (1.5, 0.8), f"{text['value']} {row}", "#d6e6f5")

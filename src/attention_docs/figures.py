@@ -8,8 +8,12 @@ the trained model.
 
 from __future__ import annotations
 
+import ast
 import functools
 import html
+import importlib
+import inspect
+import textwrap
 
 import numpy as np
 
@@ -28,7 +32,10 @@ N_TRAIN = 50
 SHORT_RECIPE = {"epochs": 5, "lr": 0.5}  # a few large steps: w overshoots
 LONG_RECIPE = {"epochs": 300, "lr": 0.5}  # the same steps, run to convergence
 COMPARED_KERNELS = ("boxcar", "constant", "epanechnikov", "gaussian")
-COMPARED_BANDWIDTHS = (0.1, 0.4, 1.0)
+# The kernel comparison sets each kernel's bandwidth so that all have these
+# standard deviations: equal h would give the Gaussian the widest window.
+COMPARED_KERNELS_WITH_WIDTH = ("boxcar", "epanechnikov", "gaussian")
+COMPARED_STDS = (0.1, 0.25, 0.6)
 
 
 def chapter_data() -> Dataset:
@@ -249,10 +256,19 @@ def kernel_shapes(lang: str = "en") -> str:
     return figure_to_svg(fig, alt=label("kernels_alt", lang))
 
 
-def kernel_comparison(lang: str = "en") -> str:
-    """Predictions for every kernel (rows) and several bandwidths (columns)."""
+def compared_bandwidth(kernel: str, std: float) -> float:
+    """The bandwidth that gives a kernel a standard deviation (as a density)."""
+    return std / KERNELS[kernel].std
+
+
+def kernel_comparison_predictions() -> np.ndarray:
+    """Predictions for every compared kernel (rows) and standard deviation (columns).
+
+    Returns:
+        Shape (n_kernels, n_stds, n_test).
+    """
     data = chapter_data()
-    predictions = np.array(
+    return np.array(
         [
             [
                 nadaraya_watson(
@@ -260,26 +276,37 @@ def kernel_comparison(lang: str = "en") -> str:
                     data.y_train,
                     data.x_test,
                     kernel=kernel,
-                    bandwidth=h,
+                    bandwidth=compared_bandwidth(kernel, std),
                     return_weights=False,
                 )[0]
-                for h in COMPARED_BANDWIDTHS
+                for std in COMPARED_STDS
             ]
-            for kernel in COMPARED_KERNELS
+            for kernel in COMPARED_KERNELS_WITH_WIDTH
         ]
-    )  # (n_kernels, n_bandwidths, n_test)
+    )  # (n_kernels, n_stds, n_test)
+
+
+def kernel_comparison(lang: str = "en") -> str:
+    """Predictions for each kernel (rows) at equal standard deviations (columns)."""
+    data = chapter_data()
     titles = [
         [
-            label("kernel_title", lang, kernel=label(kernel, lang), bandwidth=h)
-            for h in COMPARED_BANDWIDTHS
+            label(
+                "kernel_std_title",
+                lang,
+                kernel=label(kernel, lang),
+                std=std,
+                bandwidth=compared_bandwidth(kernel, std),
+            )
+            for std in COMPARED_STDS
         ]
-        for kernel in COMPARED_KERNELS
+        for kernel in COMPARED_KERNELS_WITH_WIDTH
     ]
     fig = regression_panels(
         data.x_test,
         data.y_truth,
-        predictions,
-        None,  # no samples: twelve panels of them would triple the size
+        kernel_comparison_predictions(),
+        None,  # no samples: nine panels of them would triple the size
         None,
         names=_names(lang),
         titles=titles,
@@ -377,3 +404,32 @@ def bandwidth_summary(lang: str = "en") -> str:
         for (name, h), error in zip(rows, errors, strict=True)
     )
     return f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def source_listing(name: str) -> str:
+    """The source of a library function, as a Markdown code block for a page.
+
+    Pages show code this way rather than copying it, so what a reader sees is
+    what the tests run. The docstring is left out: the page's prose, in the
+    page's language, explains the code.
+
+    Parameters:
+        name: A dotted name inside the library, e.g.
+            ``"pooling.gaussian_attention_pooling"`` or
+            ``"model.NadarayaWatsonRegressor.forward"``.
+
+    Returns:
+        A fenced ``python`` code block.
+    """
+    module_name, _, attribute = name.partition(".")
+    target: object = importlib.import_module(f"attention_docs.{module_name}")
+    for part in attribute.split("."):
+        target = getattr(target, part)
+    lines, _ = inspect.getsourcelines(target)  # type: ignore[arg-type]
+    source = textwrap.dedent("".join(lines))
+    function = ast.parse(source).body[0]
+    first = function.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        kept = source.splitlines()
+        source = "\n".join(kept[: first.lineno - 1] + kept[first.end_lineno :])
+    return f"```python\n{source.rstrip()}\n```\n"

@@ -89,20 +89,26 @@ class Kernel:
         function: K(u).
         log_function: log K(u), with -inf outside the support.
         compact: Whether K is zero for |u| > 1.
+        std: The standard deviation of K scaled to a density, at bandwidth 1
+            (at bandwidth h it is ``h * std``); infinite for the constant
+            kernel, which no scaling makes a density. The bandwidth h is the
+            Gaussian's standard deviation but the half-width of the boxcar's
+            and Epanechnikov's support, so equal h is not equal width.
     """
 
     name: str
     function: Callable[[np.ndarray], np.ndarray]
     log_function: Callable[[np.ndarray], np.ndarray]
     compact: bool
+    std: float
 
 
 KERNELS: dict[str, Kernel] = {
-    "gaussian": Kernel("gaussian", gaussian, log_gaussian, compact=False),
-    "boxcar": Kernel("boxcar", boxcar, _log_of(boxcar), compact=True),
-    "constant": Kernel("constant", constant, _log_of(constant), compact=False),
+    "gaussian": Kernel("gaussian", gaussian, log_gaussian, False, std=1.0),
+    "boxcar": Kernel("boxcar", boxcar, _log_of(boxcar), True, std=1 / np.sqrt(3)),
+    "constant": Kernel("constant", constant, _log_of(constant), False, std=np.inf),
     "epanechnikov": Kernel(
-        "epanechnikov", epanechnikov, _log_of(epanechnikov), compact=True
+        "epanechnikov", epanechnikov, _log_of(epanechnikov), True, std=1 / np.sqrt(5)
     ),
 }
 

@@ -33,6 +33,7 @@ LABELS: dict[str, dict[str, str]] = {
         "constant": "Constant",
         "epanechnikov": "Epanechnikov",
         "kernel_title": "{kernel}, h = {bandwidth:g}",
+        "kernel_std_title": "{kernel}, σ = {std:g} (h = {bandwidth:.2f})",
         "trained_title": "Learned w = {w:.2f} (h = {h:.3f})",
         "summary_bandwidth": "Bandwidth",
         "summary_h": "h",
@@ -51,8 +52,8 @@ LABELS: dict[str, dict[str, str]] = {
         "task_caption": "volitional cue:\nthe task decides",
         "key": "Key",
         "value": "Value",
-        "keys_caption": "Keys\n(nonvolitional cues)",
-        "values_caption": "Values\n(sensory inputs)",
+        "keys_caption": "Keys\n(nonvolitional\ncues)",
+        "values_caption": "Values\n(sensory\ninputs)",
         "query_box": "Query\n(volitional cue)",
         "pooling_box": "Attention\npooling",
         "output_box": "Output",
@@ -111,11 +112,34 @@ LABELS: dict[str, dict[str, str]] = {
             "Epanechnikov."
         ),
         "comparison_alt": (
-            "A grid of predictions, one row per kernel and one column per "
-            "bandwidth. Small bandwidths give wiggly fits, large ones flat fits; "
-            "the constant kernel gives the mean everywhere."
+            "A grid of predictions: one row each for the boxcar, Epanechnikov "
+            "and Gaussian kernels, one column each for the kernel standard "
+            "deviations 0.1, 0.25 and 0.6. Within a column the three fits look "
+            "alike; along a row the fit goes from following the noise to "
+            "flattening the peak."
         ),
         "loss_alt": "Training loss per epoch of the parametric model.",
+        # lines the exercise notebooks print
+        "nb_error": (
+            "n = {n:4d}  h = {h:.3f}  mean squared error against the truth = "
+            "{error:.4f}"
+        ),
+        "nb_kernel_cv": (
+            "{kernel}: h_cv = {h:.3f} (σ = {sd:.3f}), CV = {cv:.4f}, "
+            "error against the truth = {error:.4f}"
+        ),
+        "nb_reached": (
+            "within 1% of h_cv = {h_cv:.4f} after {epochs} epochs; final h = {h:.4f}"
+        ),
+        "nb_not_reached": (
+            "not within 1% of h_cv = {h_cv:.4f} after {epochs} epochs; "
+            "final h = {h:.4f}"
+        ),
+        "nb_in_sample": (
+            "h = {h:5.2f}  in-sample error = {in_sample:.4f}  "
+            "leave-one-out error = {loo:.4f}"
+        ),
+        "nb_unmasked": "epoch {epoch:3d}  w = {w:6.2f}  training loss = {loss:.4f}",
         "cv_alt": (
             "Leave-one-out error against bandwidth on a log scale, with the "
             "bandwidth chosen by cross-validation and the learned bandwidths marked."
@@ -136,7 +160,7 @@ LABELS: dict[str, dict[str, str]] = {
         "bandwidth": "带宽 h",
         "loo_error": "留一法误差 CV(h)",
         "h_cv": "交叉验证选出的 h",
-        "h_learned": "训练 {epochs} 个周期学到的 h",
+        "h_learned": "训练 {epochs} 个迭代周期学到的 h",
         "kernel_value": "K(u)",
         "u": "u",
         "average_pooling": "平均汇聚",
@@ -145,13 +169,14 @@ LABELS: dict[str, dict[str, str]] = {
         "constant": "常数核",
         "epanechnikov": "Epanechnikov 核",
         "kernel_title": "{kernel}，h = {bandwidth:g}",
+        "kernel_std_title": "{kernel}，σ = {std:g}（h = {bandwidth:.2f}）",
         "trained_title": "学到的 w = {w:.2f}（h = {h:.3f}）",
         "summary_bandwidth": "带宽",
         "summary_h": "h",
         "summary_w": "w = 1/h",
         "summary_cv": "CV(h)",
         "summary_h_cv": "留一法交叉验证选出",
-        "summary_learned": "以学习率 {lr:g} 训练 {epochs} 个周期学到",
+        "summary_learned": "以学习率 {lr:g} 训练 {epochs} 个迭代周期学到",
         "newspaper": "报纸",
         "paper": "研究论文",
         "notebook": "笔记本",
@@ -162,7 +187,7 @@ LABELS: dict[str, dict[str, str]] = {
         "task_caption": "自主性提示：\n由任务决定",
         "key": "键",
         "value": "值",
-        "keys_caption": "键\n（非自主性提示）",
+        "keys_caption": "键\n（非自主性\n提示）",
         "values_caption": "值\n（感官输入）",
         "query_box": "查询\n（自主性提示）",
         "pooling_box": "注意力汇聚",
@@ -180,11 +205,11 @@ LABELS: dict[str, dict[str, str]] = {
             "每一行都是一组和为一的正权重，在各个键上分布不均。"
         ),
         "saliency_alt": (
-            "桌上有五件物品：报纸、研究论文、笔记本和书都是黑白的，"
+            "桌上有五个物体：报纸、研究论文、笔记本和书都是黑白的，"
             "还有一个红色咖啡杯。从眼睛出发的箭头指向红色咖啡杯，它无需刻意就引人注目。"
         ),
-        "volitional_alt": "同样的五件物品。这一次眼睛的箭头指向书，因为任务是读书。",
-        "task_alt": "同样的五件物品。眼睛的箭头指向{object}，这是任务所需要的。",
+        "volitional_alt": "同样的五个物体。这一次眼睛的箭头指向书，因为任务是读书。",
+        "task_alt": "同样的五个物体。眼睛的箭头指向{object}，这是任务所需要的。",
         "qkv_alt": (
             "注意力汇聚示意图：三个键，每个键与一个值配对。"
             "查询与每个键比较，得到的注意力权重把各个值汇聚为一个输出。"
@@ -207,10 +232,28 @@ LABELS: dict[str, dict[str, str]] = {
             "四个核函数关于 u 的曲线：矩形核、常数核、高斯核和 Epanechnikov 核。"
         ),
         "comparison_alt": (
-            "预测结果的网格图，每行一个核函数，每列一个带宽。"
-            "带宽小时拟合曲线抖动，带宽大时趋于平坦；常数核处处给出平均值。"
+            "预测结果的网格图：三行依次是矩形核、Epanechnikov 核和高斯核，"
+            "三列依次对应核的标准差 0.1、0.25 和 0.6。同一列中三条拟合曲线相差无几；"
+            "沿着一行，拟合曲线从追随噪声变为把峰值压平。"
         ),
-        "loss_alt": "参数化模型每个迭代周期的训练损失。",
+        "loss_alt": "带参数模型每个迭代周期的训练损失。",
+        "nb_error": "n = {n:4d}  h = {h:.3f}  相对真实函数的均方误差 = {error:.4f}",
+        "nb_kernel_cv": (
+            "{kernel}：h_cv = {h:.3f}（σ = {sd:.3f}），CV = {cv:.4f}，"
+            "相对真实函数的误差 = {error:.4f}"
+        ),
+        "nb_reached": (
+            "训练 {epochs} 个迭代周期后进入 h_cv = {h_cv:.4f} 的 1% 范围内；"
+            "最终 h = {h:.4f}"
+        ),
+        "nb_not_reached": (
+            "训练 {epochs} 个迭代周期后仍未进入 h_cv = {h_cv:.4f} 的 1% 范围内；"
+            "最终 h = {h:.4f}"
+        ),
+        "nb_in_sample": (
+            "h = {h:5.2f}  样本内误差 = {in_sample:.4f}  留一法误差 = {loo:.4f}"
+        ),
+        "nb_unmasked": "第 {epoch:d} 个迭代周期  w = {w:.2f}  训练损失 = {loss:.4f}",
         "cv_alt": (
             "留一法误差随带宽变化的曲线（对数坐标），"
             "并标出交叉验证选出的带宽和训练学到的带宽。"

@@ -50,24 +50,37 @@ class NadarayaWatsonRegressor(nn.Module):
             ``(predictions, weights)`` of shapes (n_queries,) and
             (n_queries, n_keys).
         """
-        if keys.shape != values.shape or keys.shape[:1] != queries.shape:
-            raise ValueError(
-                "expected queries (n,), keys and values (n, m); got "
-                f"{tuple(queries.shape)}, {tuple(keys.shape)}, {tuple(values.shape)}"
-            )
+        _check_shapes(queries, keys, values)
         offsets = queries[:, None] - keys  # (n, m)
-        scores = -((offsets * self.w) ** 2) / 2  # (n, m)
-        # A query so far from every key that float64 cannot square the distance
-        # scores -inf everywhere, and softmax would give NaN. Such a query takes
-        # the mean of its nearest keys' values, as attention_docs.pooling does.
-        lost = torch.isinf(scores).all(dim=1, keepdim=True)  # (n, 1)
-        if lost.any():
-            nearest = offsets.abs() == offsets.abs().min(dim=1, keepdim=True).values
-            scores = torch.where(lost, torch.where(nearest, 0.0, -torch.inf), scores)
+        scores = _rescue_far_queries(-((offsets * self.w) ** 2) / 2, offsets)
         weights = torch.softmax(scores, dim=1)  # (n, m)
-        # Batch matrix multiplication: n products of (1, m) @ (m, 1) -> (n, 1, 1).
-        pooled = torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))
+        pooled = torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))  # (n, 1, 1)
         return pooled.reshape(-1), weights  # (n,), (n, m)
+
+
+def _check_shapes(
+    queries: torch.Tensor, keys: torch.Tensor, values: torch.Tensor
+) -> None:
+    if keys.shape != values.shape or keys.shape[:1] != queries.shape:
+        raise ValueError(
+            "expected queries (n,), keys and values (n, m); got "
+            f"{tuple(queries.shape)}, {tuple(keys.shape)}, {tuple(values.shape)}"
+        )
+
+
+def _rescue_far_queries(scores: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+    """Scores that give a query too far from every key its nearest keys' mean.
+
+    When float64 cannot square the distance, every score of the query is -inf
+    and softmax would give NaN. Such a query scores 0 on its nearest keys and
+    -inf elsewhere, so it takes the mean of their values, as
+    :func:`attention_docs.pooling.nadaraya_watson` does.
+    """
+    lost = torch.isinf(scores).all(dim=1, keepdim=True)  # (n, 1)
+    if not lost.any():
+        return scores
+    nearest = offsets.abs() == offsets.abs().min(dim=1, keepdim=True).values
+    return torch.where(lost, torch.where(nearest, 0.0, -torch.inf), scores)
 
 
 def leave_one_out_pairs(
@@ -125,12 +138,14 @@ def train(
     lr: float = 0.5,
     w: float | None = None,
     seed: int = 0,
+    leave_one_out: bool = True,
 ) -> TrainingResult:
-    """Fit w by full-batch gradient descent (SGD) on the leave-one-out loss.
+    """Fit w by plain gradient descent on the whole leave-one-out loss.
 
     The loss is Σ_i (f_{-i}(x_i) - y_i)², which is n times the leave-one-out
-    least-squares cross-validation criterion. Trained to convergence, the
-    bandwidth 1/|w| is therefore the one cross-validation selects.
+    least-squares cross-validation criterion, so its minimiser is the
+    bandwidth cross-validation selects. Each step uses the whole training
+    set (torch's SGD optimiser, given the full batch, is deterministic).
 
     Parameters:
         x_train: Training inputs, shape (n,).
@@ -139,6 +154,10 @@ def train(
         lr: Learning rate.
         w: Initial w; by default drawn uniformly from [0, 1) with ``seed``.
         seed: Seed for the initial w; the same seed gives the same history.
+        leave_one_out: Whether each query's own pair is left out of its keys
+            and values. Without it the loss is the in-sample error, which
+            falls towards zero as w grows, so w grows without bound (an
+            exercise shows this).
 
     Returns:
         The model, and the loss and w before training and after every epoch.
@@ -149,6 +168,8 @@ def train(
         raise ValueError(f"lr must be positive and finite, got {lr!r}")
     x, y = _as_tensor("x_train", x_train), _as_tensor("y_train", y_train)
     keys, values = leave_one_out_pairs(x, y)
+    if not leave_one_out:
+        keys, values = x.expand(x.shape[0], -1), y.expand(x.shape[0], -1)  # (n, n)
     if w is None:
         generator = torch.Generator().manual_seed(seed)
         w = torch.rand(1, generator=generator, dtype=DTYPE).item()

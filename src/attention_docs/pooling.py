@@ -149,6 +149,31 @@ def attention_weights(
     )[1]
 
 
+def gaussian_attention_pooling(
+    queries: np.ndarray, keys: np.ndarray, values: np.ndarray, bandwidth: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Gaussian Nadaraya-Watson regression in a few lines: the version to read.
+
+    The chapter shows this function's source. :func:`nadaraya_watson` computes
+    the same numbers (the tests check it) with input checks, other kernels and
+    bounded memory for large inputs.
+
+    Parameters:
+        queries: Query inputs, shape (n_queries,).
+        keys: Training inputs, shape (n_keys,).
+        values: Training targets, shape (n_keys,).
+        bandwidth: The Gaussian's standard deviation h > 0.
+
+    Returns:
+        ``(predictions, weights)`` of shapes (n_queries,) and (n_queries, n_keys).
+    """
+    scores = -(((queries[:, None] - keys[None, :]) / bandwidth) ** 2) / 2
+    scores -= scores.max(axis=1, keepdims=True)  # (n_queries, n_keys)
+    weights = np.exp(scores)  # (n_queries, n_keys)
+    weights /= weights.sum(axis=1, keepdims=True)  # (n_queries, n_keys)
+    return weights @ values, weights  # (n_queries,), (n_queries, n_keys)
+
+
 @overload
 def nadaraya_watson(
     x_train: np.ndarray,

@@ -468,7 +468,28 @@ def link_library_calls(markdown: str, lang: str) -> str:
     return _PYTHON_FENCE.sub(add_links, markdown)
 
 
-_DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载笔记本（.ipynb）"}
+_DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载 Jupyter 笔记本（.ipynb）"}
+# The title of the heading anchors (the toc extension's permalink_title,
+# which is one setting for every language).
+_PERMALINK_TITLE = {"en": "Permanent link", "zh": "永久链接"}
+_HEADERLINK = re.compile(r'class="headerlink" href="([^"]*)" title="Permanent link"')
+
+
+def translate_permalinks(content: str, lang: str) -> str:
+    """Give the heading anchors their title in the page's language.
+
+    Parameters:
+        content: A page's HTML.
+        lang: The page's language.
+
+    Returns:
+        The HTML with each heading anchor's title in that language.
+    """
+    title = _PERMALINK_TITLE[lang]
+    return _HEADERLINK.sub(
+        lambda m: f'class="headerlink" href="{m[1]}" title="{title}"', content
+    )
+
 
 _OUTDATED = (
     '<div class="admonition warning ad-outdated">'
@@ -703,7 +724,8 @@ def on_page_content(
             ids = heading_ids(html_content)
             rename_toc(page.toc, ids)
             return notice + link + rename_headings(slim_notebook(html_content), ids)
-        return notice + render_math(html_content)
+        content = render_math(html_content)
+        return notice + translate_permalinks(content, build_language(config))
     except translations.TranslationError:
         raise  # already names the file
     except ValueError as error:

@@ -1,0 +1,172 @@
+"""The numbers and comparisons that the chapter pages state in words.
+
+Each test is named for the sentence it guards and quotes it; if the library or
+the data change so that a sentence is no longer true, the test fails and the
+page must be rewritten. The figures the pages print come from the same
+functions, so a sentence and its figure cannot disagree silently.
+"""
+
+import numpy as np
+import pytest
+import torch
+
+from attention_docs import KERNELS, figures, nadaraya_watson
+from attention_docs.model import NadarayaWatsonRegressor, leave_one_out_pairs
+from attention_docs.pooling import cv_bandwidth, loo_cv_error
+
+DATA = figures.chapter_data()
+N = DATA.x_train.size
+
+
+def loss_and_gradient(w: float) -> tuple[float, float]:
+    """The training loss L(w) and dL/dw, computed by the torch model."""
+    x, y = torch.tensor(DATA.x_train), torch.tensor(DATA.y_train)
+    keys, values = leave_one_out_pairs(x, y)
+    model = NadarayaWatsonRegressor(1.0)
+    with torch.no_grad():
+        model.w.fill_(w)
+    loss = ((model(x, keys, values)[0] - y) ** 2).sum()
+    loss.backward()
+    return loss.item(), model.w.grad.item()
+
+
+def local_minima(values: np.ndarray) -> int:
+    inner = values[1:-1]
+    return int(np.sum((inner < values[:-2]) & (inner < values[2:])))
+
+
+HS = np.geomspace(0.01, 10, 2000)
+
+
+def test_the_naive_formula_breaks_about_39_units_from_every_key():
+    """'With h = 1 that happens once the query is about 39 units from the
+    nearest key.' (attention-pooling, Computing the weights safely)"""
+    keys = np.array([0.0, 0.5, 1.0])
+
+    def naive(query):
+        with np.errstate(invalid="ignore"):
+            kernel = np.exp(-((query - keys) ** 2) / 2)
+            return kernel / kernel.sum()
+
+    assert np.all(np.isfinite(naive(1.0 + 38.0)))
+    assert np.all(np.isnan(naive(1.0 + 39.0)))
+
+
+def test_the_h1_gaussian_fit_is_biased_to_about_1_6_at_x_0():
+    """'at x = 0 the truth is 0, but ... the prediction is pulled up to
+    about 1.6' (attention-pooling, The Gaussian kernel)"""
+    prediction, _ = nadaraya_watson(
+        DATA.x_train, DATA.y_train, DATA.x_test, bandwidth=1.0
+    )
+    assert DATA.x_test[0] == 0 and DATA.y_truth[0] == 0
+    assert prediction[0] == pytest.approx(1.6, abs=0.05)
+    assert np.all(DATA.x_train > 0)  # every key lies to the right of x = 0
+
+
+def test_at_equal_spread_the_width_matters_more_than_the_kernel():
+    """'Within a column the three fits are close; along a row the error
+    against the truth changes about threefold' (attention-pooling)"""
+    predictions = figures.kernel_comparison_predictions()  # (kernel, std, test)
+    errors = ((predictions - DATA.y_truth) ** 2).mean(axis=2)  # (kernel, std)
+    across_kernels = errors.max(axis=0) / errors.min(axis=0)  # per column
+    across_widths = errors.max(axis=1) / errors.min(axis=1)  # per row
+    assert across_kernels.max() < 1.5
+    assert 2.5 < across_widths.min() and across_widths.max() < 4
+
+
+def test_at_equal_h_the_gaussian_alone_flattens_the_peak():
+    """'At h = 1 the Gaussian fit flattens the peak while the boxcar and
+    Epanechnikov fits still follow it' (attention-pooling, kernel widths)"""
+    spans = {}
+    for kernel in ("gaussian", "boxcar", "epanechnikov"):
+        prediction, _ = nadaraya_watson(
+            DATA.x_train, DATA.y_train, DATA.x_test, kernel=kernel, bandwidth=1.0
+        )
+        spans[kernel] = np.ptp(prediction) / np.ptp(DATA.y_truth)
+    assert spans["gaussian"] < 0.4
+    assert min(spans["boxcar"], spans["epanechnikov"]) > 0.65
+
+
+def test_the_optimum_loss_is_n_times_cv_at_h_cv_and_the_short_run_stops_above():
+    """'the lowest loss any w can reach is n · CV(h_cv), about 15.8 on this
+    data, and this run stops near 22.0' (attention-pooling, training)"""
+    h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
+    optimum = N * loo_cv_error(DATA.x_train, DATA.y_train, [h_cv])[0]
+    assert loss_and_gradient(1 / h_cv)[0] == pytest.approx(optimum, rel=1e-10)
+    assert optimum == pytest.approx(15.8, abs=0.05)
+    grid = [loss_and_gradient(w)[0] for w in np.geomspace(0.05, 200, 400)]
+    assert min(grid) >= optimum - 1e-9
+    short = figures.trained(**figures.SHORT_RECIPE)
+    assert short.losses[-1] == pytest.approx(22.0, abs=0.05)
+
+
+def test_the_five_epoch_run_is_one_jump_then_four_small_steps():
+    """'Its first step takes w from about 0.97 to about 23.3 ... the next four
+    steps lower w by only about 0.14 each' (attention-pooling)"""
+    ws = figures.trained(**figures.SHORT_RECIPE).ws
+    assert ws[0] == pytest.approx(0.97, abs=0.005)
+    assert ws[1] == pytest.approx(23.3, abs=0.05)
+    steps = np.diff(ws[1:])
+    assert steps.size == 4
+    np.testing.assert_allclose(steps, -0.14, atol=0.01)
+
+
+def test_the_loss_is_even_in_w_stationary_at_0_and_flat_far_out():
+    """'L is even in w, so w = 0 is a stationary point and −1/h_cv a mirror
+    minimum; as w grows the gradient fades away' (attention-pooling)"""
+    h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
+    for w in (0.3, 1 / h_cv, 40.0):
+        assert loss_and_gradient(-w)[0] == pytest.approx(loss_and_gradient(w)[0])
+    assert loss_and_gradient(0.0)[1] == 0.0
+    assert abs(loss_and_gradient(-1 / h_cv)[1]) < 1e-6
+    assert abs(loss_and_gradient(1e3)[1]) < 1e-6 * abs(loss_and_gradient(1.0)[1])
+
+
+def test_the_gaussian_cv_curve_has_one_minimum_and_the_epanechnikov_many():
+    """'For the Gaussian kernel on this data CV(h) has a single minimum ...
+    the Epanechnikov CV curve has many' (attention-pooling)"""
+    gaussian = loo_cv_error(DATA.x_train, DATA.y_train, HS, kernel="gaussian")
+    epanechnikov = loo_cv_error(DATA.x_train, DATA.y_train, HS, kernel="epanechnikov")
+    assert local_minima(gaussian) == 1
+    assert local_minima(epanechnikov) > 5
+
+
+def test_the_long_run_reaches_the_cross_validated_bandwidth():
+    """'the stationary point that gradient descent reaches from a positive
+    start is the global minimiser w = 1/h_cv' (attention-pooling)"""
+    h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
+    long = figures.trained(**figures.LONG_RECIPE)
+    assert long.model.bandwidth == pytest.approx(h_cv, rel=1e-6)
+    gaussian = loo_cv_error(DATA.x_train, DATA.y_train, HS, kernel="gaussian")
+    assert HS[np.argmin(gaussian)] == pytest.approx(h_cv, rel=0.01)
+
+
+def test_at_cv_the_epanechnikov_and_gaussian_fits_are_close():
+    """'as a standard deviation σ the two selected widths are close. So are
+    the two leave-one-out errors. The error against the truth ... is slightly
+    lower for the Epanechnikov fit' (exercise notebook, pooling 2)"""
+    found = {}
+    for kernel in ("gaussian", "epanechnikov"):
+        h = cv_bandwidth(DATA.x_train, DATA.y_train, kernel=kernel)
+        cv = loo_cv_error(DATA.x_train, DATA.y_train, [h], kernel=kernel)[0]
+        prediction, _ = nadaraya_watson(
+            DATA.x_train, DATA.y_train, DATA.x_test, kernel=kernel, bandwidth=h
+        )
+        error = np.mean((prediction - DATA.y_truth) ** 2)
+        found[kernel] = (h * KERNELS[kernel].std, cv, error)
+    (sd_g, cv_g, error_g), (sd_e, cv_e, error_e) = found.values()
+    assert found["epanechnikov"][0] > 0 and sd_e / sd_g == pytest.approx(1, abs=0.2)
+    assert cv_e / cv_g == pytest.approx(1, abs=0.01)
+    assert error_e < error_g
+
+
+def test_without_the_mask_w_keeps_growing_slowly():
+    """'After its first large step, w never stops growing, but it grows
+    slowly' (exercise notebook, pooling 4)"""
+    unmasked = figures.train(
+        DATA.x_train, DATA.y_train, epochs=300, lr=0.5, leave_one_out=False
+    )
+    steps = np.diff(unmasked.ws)
+    assert steps[0] > 10  # the first large step
+    assert np.all(steps[1:] > 0) and np.all(steps[1:] < 0.2)
+    assert np.all(np.diff(unmasked.losses) < 0)

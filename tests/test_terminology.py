@@ -1,0 +1,42 @@
+from conftest import ROOT
+
+from attention_docs.terminology import Term, check_edition, read_glossary, violations
+
+DOCS = ROOT / "docs"
+
+
+def test_the_chinese_edition_uses_only_the_glossary_renderings():
+    assert check_edition(DOCS) == []
+
+
+def test_the_glossary_rules_out_the_variants_named_in_review():
+    terms = {term.preferred: term for term in read_glossary(DOCS / "glossary.zh.md")}
+    assert "周期" in terms["迭代周期"].ruled_out
+    assert "参数化注意力汇聚" in terms["带参数注意力汇聚"].ruled_out
+    assert "掩码" in terms["掩蔽"].ruled_out
+    assert "物品" in terms["物体"].ruled_out
+    assert terms["掩蔽"].english == "mask"
+
+
+def test_a_ruled_out_variant_is_found_with_its_line():
+    terms = [Term("迭代周期", "epoch", ("周期",)), Term("掩蔽", "mask", ("掩码",))]
+    text = "训练五个迭代周期。\n再训练三个周期，\n不用掩码。"
+    found = [(line, variant) for line, variant, _ in violations(text, terms)]
+    assert found == [(2, "周期"), (3, "掩码")]
+
+
+def test_check_edition_names_the_page_and_the_label(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "glossary.zh.md").write_text(
+        "| 中文 | English | 释义 | 不采用的译法 |\n|---|---|---|---|\n"
+        "| 迭代周期 | epoch | 训练一遍。 | 周期 |\n"
+        "| 注意力汇聚 | attention pooling | 加权平均。 | 注意力 |\n",
+        encoding="utf-8",
+    )
+    (docs / "page.zh.md").write_text("# 标题\n\n训练两个周期。\n", encoding="utf-8")
+    messages = check_edition(docs)
+    assert messages[0].startswith("docs/page.zh.md:3: 「周期」")
+    assert "「迭代周期」 (epoch)" in messages[0]
+    # The labels table says 注意力权重 and the like: found as a label.
+    assert any(m.startswith("labels zh[") for m in messages)
