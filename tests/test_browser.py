@@ -22,7 +22,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.slow
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
-CHAPTERS = ["attention-cues", "queries-keys-values", "attention-pooling"]
+CHAPTERS = [
+    "attention-cues",
+    "queries-keys-values",
+    "attention-pooling",
+    "parametric-attention-pooling",
+]
 NOTEBOOKS = [f"exercises/{c}" for c in CHAPTERS]
 PAGES = ["", *CHAPTERS, *NOTEBOOKS, "glossary", "references", "api"]
 LANGS = ["en", "zh"]
@@ -491,7 +496,7 @@ def search(page, site_url, start, query):
         ("zh/", "注意力汇聚", "/zh/attention-pooling/"),
         ("zh/", "核回归", "/zh/attention-pooling/"),
         ("zh/", "自主性提示", "/zh/attention-cues/"),
-        ("zh/", "批量矩阵乘法", "/zh/attention-pooling/"),
+        ("zh/", "批量矩阵乘法", "/zh/parametric-attention-pooling/"),
         ("", "Nadaraya", "/attention-pooling/"),
         ("", "salience", "/attention-cues/"),
     ],

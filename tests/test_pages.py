@@ -9,7 +9,12 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
 FENCE = re.compile(r"^( *)```(\w+)([^\n]*)\n(.*?)^\1```", re.DOTALL | re.MULTILINE)
-CHAPTERS = ["attention-cues.md", "queries-keys-values.md", "attention-pooling.md"]
+CHAPTERS = [
+    "attention-cues.md",
+    "queries-keys-values.md",
+    "attention-pooling.md",
+    "parametric-attention-pooling.md",
+]
 
 
 def code_blocks(path):

@@ -327,3 +327,17 @@ def test_blank_lines_go_but_verbatim_text_stays():
         "<script>var s = 1;\n\n\n</script><code>k\n\n l</code>\n</div>"
         '<div class="clipboard-copy-txt" id="c">a\n\nb</div>'
     )
+
+
+def test_tooltips_are_translated_on_chinese_pages():
+    from attention_docs.site import translate_tooltips
+
+    html = (
+        '<a class="headerlink" href="#x" title="Permanent link">¶</a>'
+        '<a href="#fnref:1" class="footnote-backref" '
+        'title="Jump back to footnote 1 in the text">↩</a>'
+    )
+    zh = translate_tooltips(html, "zh")
+    assert 'title="永久链接"' in zh and 'title="返回正文中脚注 1 的位置"' in zh
+    assert "Permanent link" not in zh and "Jump back" not in zh
+    assert translate_tooltips(html, "en") == html

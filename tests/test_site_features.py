@@ -17,9 +17,13 @@ PAGES = {
     "attention-cues.md": "attention-cues/",
     "queries-keys-values.md": "queries-keys-values/",
     "attention-pooling.md": "attention-pooling/",
+    "parametric-attention-pooling.md": "parametric-attention-pooling/",
     "exercises/attention-cues.md": "exercises/attention-cues/",
     "exercises/queries-keys-values.md": "exercises/queries-keys-values/",
     "exercises/attention-pooling.md": "exercises/attention-pooling/",
+    "exercises/parametric-attention-pooling.md": (
+        "exercises/parametric-attention-pooling/"
+    ),
     "glossary.md": "glossary/",
     "references.md": "references/",
     "api.md": "api/",
@@ -100,8 +104,10 @@ def test_chinese_pages_have_no_english_tooltips(built_site, source):
     # Titles (tooltips) of the palette toggle, heading anchors, buttons...;
     # names of code and of the site stay as they are.
     html = html_of(built_site, "zh", source)
-    titles = set(re.findall(r'\btitle="([^"]*)"', html))
-    names = {t for t in titles if re.fullmatch(r"[\w.]+", t)}
+    titles = {" ".join(t.split()) for t in re.findall(r'\btitle="([^"]*)"', html)}
+    # e.g. "numpy.ndarray", "Violation dataclass (attention_docs.x.Violation)"
+    code_name = r"[A-Za-z0-9_.]+(?: [a-z]+)?(?: \([A-Za-z0-9_.]+\))?"
+    names = {t for t in titles if re.fullmatch(code_name, t)}
     assert titles - names, "no tooltip found"
     assert [t for t in titles - names if not CJK.search(t)] == []
 
@@ -147,7 +153,13 @@ def test_api_reference_lists_the_library(built_site, lang):
 
 @pytest.mark.parametrize("lang", EDITIONS)
 @pytest.mark.parametrize(
-    "chapter", ["attention-cues", "queries-keys-values", "attention-pooling"]
+    "chapter",
+    [
+        "attention-cues",
+        "queries-keys-values",
+        "attention-pooling",
+        "parametric-attention-pooling",
+    ],
 )
 def test_chapters_link_each_library_call_to_its_reference(built_site, chapter, lang):
     source = (ROOT / "docs" / source_name(f"{chapter}.md", lang)).read_text("utf-8")

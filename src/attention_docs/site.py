@@ -469,26 +469,32 @@ def link_library_calls(markdown: str, lang: str) -> str:
 
 
 _DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载 Jupyter 笔记本（.ipynb）"}
-# The title of the heading anchors (the toc extension's permalink_title,
-# which is one setting for every language).
-_PERMALINK_TITLE = {"en": "Permanent link", "zh": "永久链接"}
-_HEADERLINK = re.compile(r'class="headerlink" href="([^"]*)" title="Permanent link"')
+# Tooltips that Python-Markdown's toc and footnotes extensions write in
+# English (one setting for every language), with their Chinese.
+_TOOLTIPS = {
+    "zh": [
+        (re.compile(r'title="Permanent link"'), 'title="永久链接"'),
+        (
+            re.compile(r'title="Jump back to footnote (\d+) in the text"'),
+            r'title="返回正文中脚注 \1 的位置"',
+        ),
+    ]
+}
 
 
-def translate_permalinks(content: str, lang: str) -> str:
-    """Give the heading anchors their title in the page's language.
+def translate_tooltips(content: str, lang: str) -> str:
+    """Give heading anchors and footnote back links tooltips in the page's language.
 
     Parameters:
         content: A page's HTML.
         lang: The page's language.
 
     Returns:
-        The HTML with each heading anchor's title in that language.
+        The HTML with those ``title`` attributes translated.
     """
-    title = _PERMALINK_TITLE[lang]
-    return _HEADERLINK.sub(
-        lambda m: f'class="headerlink" href="{m[1]}" title="{title}"', content
-    )
+    for pattern, replacement in _TOOLTIPS.get(lang, []):
+        content = pattern.sub(replacement, content)
+    return content
 
 
 _OUTDATED = (
@@ -725,7 +731,7 @@ def on_page_content(
             rename_toc(page.toc, ids)
             return notice + link + rename_headings(slim_notebook(html_content), ids)
         content = render_math(html_content)
-        return notice + translate_permalinks(content, build_language(config))
+        return notice + translate_tooltips(content, build_language(config))
     except translations.TranslationError:
         raise  # already names the file
     except ValueError as error:
