@@ -302,13 +302,13 @@ import torch
     out = link_library_calls(markdown, "zh")
     first = (
         "1.  A note on the seed.\n\n"
-        '<small class="ad-library">所用的库函数： '
+        '<small class="ad-library">所用的库函数：'
         "[make_dataset][attention_docs.data.make_dataset], "
         "[nadaraya_watson][attention_docs.pooling.nadaraya_watson]</small>"
     )
     assert first in out  # after the annotation list, not between block and list
     assert (
-        '    ```\n\n    <small class="ad-library">所用的库函数： '
+        '    ```\n\n    <small class="ad-library">所用的库函数：'
         "[figures.identity_heatmap][attention_docs.figures.identity_heatmap]</small>"
     ) in out
     assert out.count("ad-library") == 2  # nothing after the torch block

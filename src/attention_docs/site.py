@@ -462,7 +462,9 @@ def link_library_calls(markdown: str, lang: str) -> str:
         if not names:
             return match[0]
         links = ", ".join(f"[{_short_name(n)}][{n}]" for n in names)
-        line = f'<small class="ad-library">{_LIBRARY_LABEL[lang]} {links}</small>'
+        label = _LIBRARY_LABEL[lang]
+        space = "" if label.endswith("：") else " "  # no space after a full-width colon
+        line = f'<small class="ad-library">{label}{space}{links}</small>'
         return f"{match[0].rstrip()}\n\n{match['indent']}{line}\n"
 
     return _PYTHON_FENCE.sub(add_links, markdown)
