@@ -173,6 +173,8 @@ def test_page_renders_cleanly(page, site_url, path, lang):
     assert page.locator("html").get_attribute("lang") == lang
     check_math_is_rendered(page, path, lang)
     check_figures_are_visible_with_a_text_alternative(page, path, lang)
+    if lang == "zh":
+        check_chinese_is_drawn_with_a_cjk_font(page)
     shot = SCREENSHOTS / lang / f"{path.replace('/', '-') or 'index'}.png"
     full_page_screenshot(page, shot)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -250,20 +252,17 @@ GLYPHS = """() => {
 
 
 def check_chinese_is_drawn_with_a_cjk_font(page):
-    """Chinese prose and figure text are drawn as real glyphs, not tofu boxes."""
+    """Chinese prose and figure text are drawn as real glyphs, not tofu boxes.
+
+    Run on every Chinese page by test_page_renders_cleanly.
+    """
     found = page.evaluate(GLYPHS)
     assert found, "no Chinese text found on the page"
     for item in found:
         assert item["tofu"] == 0, f"tofu (no CJK font) for {item}"
         assert item["distinct"] == len(item["text"]), item
-
-
-@pytest.mark.parametrize("path", PAGES)
-def test_chinese_text_is_drawn_with_a_cjk_font(page, site_url, path):
-    visit(page, site_url, path, "zh")
-    check_chinese_is_drawn_with_a_cjk_font(page)
     figures = page.locator("article svg.ad-figure").count()
-    checked = [i for i in page.evaluate(GLYPHS) if i["where"] == "text"]
+    checked = [item for item in found if item["where"] == "text"]
     assert len(checked) == figures  # every figure has Chinese text, checked
 
 
