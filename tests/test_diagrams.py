@@ -64,22 +64,9 @@ def test_qkv_framework_text_does_not_overlap(lang):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from attention_docs import figures
-    from attention_docs.labels import label
 
-    keys = {
-        "key": "key",
-        "value": "value",
-        "keys": "keys_caption",
-        "values": "values_caption",
-        "query": "query_box",
-        "pooling": "pooling_box",
-        "output": "output_box",
-        "weights": "weights_caption",
-    }
-    assert set(keys) == set(diagrams.QKV_TEXT)
-    assert figures.qkv_diagram(lang)  # the published figure uses these labels
-    text = {name: label(key, lang) for name, key in keys.items()}
-    fig = diagrams.qkv_framework(text=text, lang=lang)
+    assert set(figures.QKV_LABELS) == set(diagrams.QKV_TEXT)
+    fig = diagrams.qkv_framework(text=figures.qkv_text(lang), lang=lang)
     renderer = FigureCanvasAgg(fig).get_renderer()
     boxes = [t.get_window_extent(renderer) for t in fig.axes[0].texts]
     figure_box = fig.bbox

@@ -115,19 +115,27 @@ def _scene(focus: str, cue: str, lang: str) -> str:
     return figure_to_svg(fig, alt=alt)
 
 
+# The label of each text of the query-key-value diagram (diagrams.QKV_TEXT).
+QKV_LABELS = {
+    "key": "key",
+    "value": "value",
+    "keys": "keys_caption",
+    "values": "values_caption",
+    "query": "query_box",
+    "pooling": "pooling_box",
+    "output": "output_box",
+    "weights": "weights_caption",
+}
+
+
+def qkv_text(lang: str) -> dict[str, str]:
+    """The query-key-value diagram's text in a language."""
+    return {name: label(key, lang) for name, key in QKV_LABELS.items()}
+
+
 def qkv_diagram(lang: str = "en") -> str:
     """The attention framework: queries, keys, values and attention pooling."""
-    keys = {
-        "key": "key",
-        "value": "value",
-        "keys": "keys_caption",
-        "values": "values_caption",
-        "query": "query_box",
-        "pooling": "pooling_box",
-        "output": "output_box",
-        "weights": "weights_caption",
-    }
-    text = {name: label(key, lang) for name, key in keys.items()}
+    text = qkv_text(lang)
     return figure_to_svg(
         diagrams.qkv_framework(text=text, lang=lang), alt=label("qkv_alt", lang)
     )
