@@ -6,7 +6,9 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from attention_docs import figures
+from attention_docs import figures, nadaraya_watson
+from attention_docs.labels import label
+from attention_docs.pooling import loo_cv_error
 
 
 def embedded_images(svg):
@@ -57,6 +59,9 @@ ALL_FIGURES = [
     "parametric_fit",
     "parametric_weights",
     "cv_bandwidth_curve",
+    "gradient_descent_path",
+    "gaussian_as_dot_product",
+    "error_against_sample_size",
 ]
 CJK = re.compile(r">[^<]*[\u4e00-\u9fff][^<]*</text>")
 
@@ -301,3 +306,50 @@ def test_source_listing_of_a_method():
     assert "torch.bmm" in listing and "torch.softmax" in listing
     with pytest.raises(AttributeError):
         figures.source_listing("model.no_such_function")
+
+
+def test_gradient_descent_path_draws_each_iterate_on_the_cv_curve(drawn):
+    ax = drawn.gradient_descent_path("en").axes[0]
+    for recipe in (figures.SHORT_RECIPE, figures.SLOW_RECIPE):
+        (path,) = [
+            ln
+            for ln in ax.get_lines()
+            if ln.get_label() == label("gd_path", "en", **recipe)
+        ]
+        h, cv = path.get_xdata(), path.get_ydata()
+        assert h.size == recipe["epochs"] + 1
+        np.testing.assert_allclose(
+            cv, loo_cv_error(DATA.x_train, DATA.y_train, h), rtol=1e-10
+        )
+
+
+def test_gaussian_as_dot_product_shows_one_matrix_twice(drawn):
+    fig = drawn.gaussian_as_dot_product("en")
+    gaussian, dot = (ax.get_images()[0].get_array() for ax in fig.axes[:2])
+    _, weights = nadaraya_watson(
+        DATA.x_train, DATA.y_train, DATA.x_test, bandwidth=figures.DOT_PRODUCT_BANDWIDTH
+    )
+    np.testing.assert_allclose(gaussian, weights, rtol=1e-12)
+    np.testing.assert_allclose(dot, weights, rtol=1e-12)
+
+
+def test_dot_product_check_reports_differences_at_rounding_level():
+    table = figures.dot_product_check("zh")
+    assert "维数 d" in table
+    rows = re.findall(
+        r"<tr><td>(\d+)</td><td>([\d.]+)</td><td>([\d.e+-]+)</td></tr>", table
+    )
+    assert [int(d) for d, _, _ in rows] == list(figures.DOT_PRODUCT_DIMENSIONS)
+    assert all(float(diff) < 1e-13 for _, _, diff in rows)
+    assert float(rows[-1][1]) > 50  # the scores are far from small
+
+
+def test_error_against_sample_size_plots_the_errors_and_a_four_fifths_line(drawn):
+    ax = drawn.error_against_sample_size("en").axes[0]
+    errors = figures.sample_size_errors()
+    np.testing.assert_allclose(line(ax, "h = 1"), errors.fixed)
+    np.testing.assert_allclose(line(ax, "h = h_cv"), errors.cv)
+    rate = line(ax, label("rate", "en"))
+    slope = np.polyfit(np.log(errors.sizes), np.log(rate), 1)[0]
+    assert slope == pytest.approx(-0.8)
+    assert ax.get_xscale() == ax.get_yscale() == "log"

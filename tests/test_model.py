@@ -12,11 +12,12 @@ from test_pooling import assert_convex_combination, extreme_problem
 from attention_docs import make_dataset, nadaraya_watson
 from attention_docs.model import (
     NadarayaWatsonRegressor,
+    leave_one_out_mask,
     leave_one_out_pairs,
     predict,
     train,
 )
-from attention_docs.pooling import cv_bandwidth, leave_one_out
+from attention_docs.pooling import cv_bandwidth, leave_one_out, loo_cv_error
 
 DATA = make_dataset(50, seed=0)
 
@@ -55,6 +56,64 @@ def test_leave_one_out_pairs_drop_exactly_the_own_pair():
     torch.testing.assert_close(values, keys + 1)
     with pytest.raises(ValueError, match="n >= 2"):
         leave_one_out_pairs(x[:1], x[:1])
+
+
+def loss_weights_and_gradient(model, x, y, keys, values, mask=None):
+    model.zero_grad()
+    predictions, weights = model(x, keys, values, mask)
+    loss = ((predictions - y) ** 2).sum()
+    loss.backward()
+    return loss.item(), weights.detach(), model.w.grad.item()
+
+
+@pytest.mark.parametrize("w", [0.3, 4.9, -23.3])
+def test_a_diagonal_mask_is_the_leave_one_out_pairs(w):
+    """Masking the full score matrix gives the weights, loss and gradient of the
+    (n, n - 1) leave-one-out keys: the same model trained two ways."""
+    x, y = torch.tensor(DATA.x_train), torch.tensor(DATA.y_train)
+    n = x.shape[0]
+    model = NadarayaWatsonRegressor(w)
+    loss, weights, grad = loss_weights_and_gradient(
+        model, x, y, x.expand(n, n), y.expand(n, n), leave_one_out_mask(n)
+    )
+    pair_loss, pair_weights, pair_grad = loss_weights_and_gradient(
+        model, x, y, *leave_one_out_pairs(x, y)
+    )
+    assert torch.all(weights.diagonal() == 0)
+    others = ~torch.eye(n, dtype=torch.bool)
+    torch.testing.assert_close(
+        weights[others].reshape(n, n - 1), pair_weights, rtol=1e-12, atol=1e-15
+    )
+    assert loss == pytest.approx(pair_loss, rel=1e-12)
+    assert grad == pytest.approx(pair_grad, rel=1e-10)
+    assert loss / n == pytest.approx(
+        loo_cv_error(DATA.x_train, DATA.y_train, [1 / abs(w)])[0], rel=1e-10
+    )
+
+
+def test_the_mask_still_rescues_a_far_query_among_the_visible_keys():
+    model = NadarayaWatsonRegressor(1.0)
+    keys = torch.tensor([[0.0, 1e190, 2e190]], dtype=torch.float64)
+    values = torch.tensor([[10.0, 20.0, 30.0]], dtype=torch.float64)
+    query = torch.tensor([1e200], dtype=torch.float64)  # squares overflow
+    mask = torch.tensor([[False, False, True]])  # the nearest key is hidden
+    prediction, weights = model(query, keys, values, mask)
+    assert prediction.item() == 20.0
+    torch.testing.assert_close(weights, torch.tensor([[0.0, 1.0, 0.0]]).double())
+
+
+def test_bad_masks_are_named():
+    model = NadarayaWatsonRegressor()
+    x = torch.zeros(3, dtype=torch.float64)
+    keys = torch.zeros(3, 3, dtype=torch.float64)
+    with pytest.raises(ValueError, match="boolean tensor of shape"):
+        model(x, keys, keys, torch.zeros(3, 3))
+    with pytest.raises(ValueError, match="boolean tensor of shape"):
+        model(x, keys, keys, torch.zeros(3, 2, dtype=torch.bool))
+    with pytest.raises(ValueError, match="hides every key"):
+        model(x, keys, keys, torch.ones(3, 3, dtype=torch.bool))
+    with pytest.raises(ValueError, match="n must be an integer >= 2"):
+        leave_one_out_mask(1)
 
 
 def test_training_loss_is_n_times_the_cv_criterion():

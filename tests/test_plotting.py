@@ -129,3 +129,34 @@ def test_curves_bad_input():
         curves(np.ones(3), [], xlabel="x", ylabel="y")
     with pytest.raises(ValueError, match="shape"):
         curves(np.ones(3), [("a", np.ones(4))], xlabel="x", ylabel="y")
+
+
+def test_curves_draw_paths_styles_and_ticks():
+    x = np.array([1.0, 2.0, 4.0])
+    fig = curves(
+        x,
+        [("a", x), ("ref", x**2)],
+        paths=[("steps", np.array([3.0, 1.5]), np.array([9.0, 2.0]))],
+        styles=("o-", ":"),
+        xticks=(1, 2, 4),
+        xlabel="x",
+        ylabel="y",
+        log_x=True,
+    )
+    ax = fig.axes[0]
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    assert lines["ref"].get_linestyle() == ":" and lines["a"].get_marker() == "o"
+    np.testing.assert_array_equal(lines["steps"].get_xdata(), [3.0, 1.5])
+    assert [t.get_text() for t in ax.texts] == ["0", "1"]  # the two steps numbered
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "4"]
+
+
+def test_curves_reject_a_path_whose_x_and_y_differ():
+    with pytest.raises(ValueError, match="path 'p'"):
+        curves(
+            np.arange(3.0),
+            [("a", np.arange(3.0))],
+            paths=[("p", np.arange(2.0), np.arange(3.0))],
+            xlabel="x",
+            ylabel="y",
+        )

@@ -5,14 +5,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from scipy.spatial.distance import cdist
+from scipy.special import softmax as scipy_softmax
 from statsmodels.nonparametric.kernel_regression import KernelReg
 
 from attention_docs import attention_weights, average_pooling, nadaraya_watson
 from attention_docs.pooling import (
     cv_bandwidth,
+    dot_product_scores,
     gaussian_attention_pooling,
+    gaussian_scores,
     leave_one_out,
     loo_cv_error,
+    softmax,
 )
 
 KERNEL_NAMES = ["gaussian", "boxcar", "constant", "epanechnikov"]
@@ -490,3 +495,84 @@ def test_the_short_reference_equals_nadaraya_watson(n_keys, n_queries, bandwidth
     got, weights = gaussian_attention_pooling(queries, keys, values, bandwidth)
     np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(weights, expected_weights, rtol=1e-10, atol=1e-14)
+
+
+# Gaussian scores as dot products
+
+
+def random_points(d, seed, n_queries=7, n_keys=11):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n_queries, d)), rng.normal(size=(n_keys, d))
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 8, 64])
+@pytest.mark.parametrize("bandwidth", [0.3, 1.0, 5.0])
+def test_gaussian_scores_are_scaled_squared_distances(d, bandwidth):
+    queries, keys = random_points(d, seed=d)
+    expected = -cdist(queries, keys, "sqeuclidean") / (2 * bandwidth**2)
+    np.testing.assert_allclose(
+        gaussian_scores(queries, keys, bandwidth), expected, rtol=1e-12
+    )
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 8, 64])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("bandwidth", [0.5, 1.0, 4.0])
+def test_gaussian_attention_is_dot_product_attention_with_a_key_bias(
+    d, seed, bandwidth
+):
+    """−‖q − k‖²/2h² = q·k/h² − ‖k‖²/2h² − ‖q‖²/2h², and the last term cancels."""
+    queries, keys = random_points(d, seed)
+    gaussian = gaussian_scores(queries, keys, bandwidth)
+    dot = dot_product_scores(queries, keys, bandwidth)
+    query_term = np.sum(queries**2, axis=1) / (2 * bandwidth**2)  # (n_queries,)
+    np.testing.assert_allclose(dot - query_term[:, None], gaussian, atol=1e-9)
+    np.testing.assert_allclose(
+        softmax(dot), scipy_softmax(gaussian, axis=1), rtol=1e-9, atol=1e-15
+    )
+    # The Gaussian weights are the library's Nadaraya-Watson weights for d = 1.
+    if d == 1:
+        _, weights = nadaraya_watson(
+            keys[:, 0], np.zeros(len(keys)), queries[:, 0], bandwidth=bandwidth
+        )
+        np.testing.assert_allclose(softmax(dot), weights, rtol=1e-9, atol=1e-15)
+
+
+@pytest.mark.parametrize("d", [2, 8, 64])
+def test_with_keys_of_equal_norm_it_is_scaled_dot_product_attention(d):
+    queries, keys = random_points(d, seed=d)
+    keys /= np.linalg.norm(keys, axis=1, keepdims=True)  # every key on the unit sphere
+    h = d**0.25  # temperature h² = √d, the Transformer's scaling
+    plain = scipy_softmax(queries @ keys.T / np.sqrt(d), axis=1)
+    np.testing.assert_allclose(
+        softmax(gaussian_scores(queries, keys, h)), plain, rtol=1e-9, atol=1e-15
+    )
+
+
+def test_softmax_matches_scipy_and_takes_minus_infinity_as_zero():
+    scores = np.random.default_rng(0).normal(scale=30, size=(5, 9))
+    np.testing.assert_allclose(softmax(scores), scipy_softmax(scores, axis=1))
+    scores[:, 0] = -np.inf
+    weights = softmax(scores)
+    assert np.all(weights[:, 0] == 0)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: softmax(np.zeros(3)), "2-D"),
+        (lambda: softmax([[np.nan, 0.0]]), "NaN"),
+        (lambda: softmax([[-np.inf, -np.inf]]), "every score of a row is -inf"),
+        (lambda: gaussian_scores(np.zeros((2, 3)), np.zeros((2, 4)), 1.0), "dimension"),
+        (
+            lambda: dot_product_scores(np.zeros((0, 3)), np.zeros((2, 3)), 1.0),
+            "non-empty",
+        ),
+        (lambda: gaussian_scores([1.0], [np.inf], 1.0), "keys contains NaN"),
+        (lambda: dot_product_scores([1.0], [1.0], 0.0), "bandwidth must be positive"),
+    ],
+)
+def test_bad_scores_and_points_are_named(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

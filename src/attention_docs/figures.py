@@ -14,6 +14,7 @@ import html
 import importlib
 import inspect
 import textwrap
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,7 +24,15 @@ from .kernels import KERNELS
 from .labels import check_lang, label
 from .model import TrainingResult, predict, train
 from .plotting import curves, heatmaps, regression_panels
-from .pooling import average_pooling, cv_bandwidth, loo_cv_error, nadaraya_watson
+from .pooling import (
+    average_pooling,
+    cv_bandwidth,
+    dot_product_scores,
+    gaussian_scores,
+    loo_cv_error,
+    nadaraya_watson,
+    softmax,
+)
 from .svg import figure_to_svg
 
 # The chapter's data set and training recipes.
@@ -31,6 +40,15 @@ DATA_SEED = 0
 N_TRAIN = 50
 SHORT_RECIPE = {"epochs": 5, "lr": 0.5}  # a few large steps: w overshoots
 LONG_RECIPE = {"epochs": 300, "lr": 0.5}  # the same steps, run to convergence
+SLOW_RECIPE = {"epochs": 300, "lr": 0.05}  # small steps down the CV(h) curve
+# Gaussian scores against dot products: the chapter's data at this bandwidth,
+# and random vectors of these dimensions.
+DOT_PRODUCT_BANDWIDTH = 0.5
+DOT_PRODUCT_DIMENSIONS = (1, 2, 8, 64)
+# Error against the number of training examples, averaged over seeds.
+SAMPLE_SIZES = (25, 50, 100, 200, 400)
+SAMPLE_SEEDS = tuple(range(8))
+FIXED_BANDWIDTH = 1.0
 COMPARED_KERNELS = ("boxcar", "constant", "epanechnikov", "gaussian")
 # The kernel comparison sets each kernel's bandwidth so that all have these
 # standard deviations: equal h would give the Gaussian the widest window.
@@ -388,6 +406,176 @@ def cv_bandwidth_curve(lang: str = "en") -> str:
         size=(5.2, 3.0),
     )
     return figure_to_svg(fig, alt=label("cv_alt", lang))
+
+
+def gradient_descent_path(lang: str = "en") -> str:
+    """The bandwidth after each gradient step, drawn on the CV(h) curve.
+
+    The training loss is n·CV(1/|w|), so every iterate lies on the curve.
+    """
+    data = chapter_data()
+    bandwidths = np.geomspace(0.02, 3.0, 200)
+    errors = loo_cv_error(data.x_train, data.y_train, bandwidths)
+    paths = []
+    for recipe in (SHORT_RECIPE, SLOW_RECIPE):
+        result = trained(**recipe)
+        paths.append(
+            (
+                label("gd_path", lang, **recipe),
+                1 / np.abs(result.ws),
+                result.losses / data.x_train.size,
+            )
+        )
+    h_cv = cv_bandwidth(data.x_train, data.y_train)
+    fig = curves(
+        bandwidths,
+        [(label("loo_error", lang), errors)],
+        marks=[(h_cv, label("h_cv", lang))],
+        paths=paths,
+        xlabel=label("bandwidth", lang),
+        ylabel=label("loo_error", lang),
+        log_x=True,
+        lang=lang,
+        size=(5.2, 3.2),
+    )
+    return figure_to_svg(fig, alt=label("gd_alt", lang))
+
+
+def gaussian_and_dot_product_weights() -> tuple[np.ndarray, np.ndarray]:
+    """The chapter's attention weights computed from both forms of the scores.
+
+    Returns:
+        Gaussian-score weights and dot-product weights, each of shape
+        (n_test, n_train), at :data:`DOT_PRODUCT_BANDWIDTH`.
+    """
+    data = chapter_data()
+    h = DOT_PRODUCT_BANDWIDTH
+    return (
+        softmax(gaussian_scores(data.x_test, data.x_train, h)),
+        softmax(dot_product_scores(data.x_test, data.x_train, h)),
+    )
+
+
+def gaussian_as_dot_product(lang: str = "en") -> str:
+    """Two heatmaps of the same weights: Gaussian scores, and dot products."""
+    weights = np.stack(gaussian_and_dot_product_weights())[None]  # (1, 2, n, m)
+    fig = heatmaps(
+        weights,
+        xlabel=label("sorted_training_inputs", lang),
+        ylabel=label("test_inputs", lang),
+        titles=[
+            label(f"{name}_title", lang)
+            for name in ("gaussian_scores", "dot_product_scores")
+        ],
+        lang=lang,
+        panel_size=2.6,
+    )
+    alt = label("dot_product_alt", lang, h=DOT_PRODUCT_BANDWIDTH)
+    return figure_to_svg(fig, alt=alt)
+
+
+def dot_product_check(lang: str = "en", n: int = 20, seed: int = 0) -> str:
+    """Table: for random vectors of several dimensions, how far the two forms differ.
+
+    For each dimension d in :data:`DOT_PRODUCT_DIMENSIONS`, n queries and n
+    keys are drawn from a standard normal distribution and compared at
+    bandwidth 1, so the scores grow with d (about -d on average).
+    """
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in DOT_PRODUCT_DIMENSIONS:
+        queries, keys = rng.normal(size=(2, n, d))
+        gaussian = gaussian_scores(queries, keys, 1.0)
+        dot = dot_product_scores(queries, keys, 1.0)
+        difference = np.abs(softmax(gaussian) - softmax(dot)).max()
+        rows.append(
+            f"<tr><td>{d}</td><td>{np.abs(gaussian).max():.1f}</td>"
+            f"<td>{difference:.1e}</td></tr>"
+        )
+    header = "".join(
+        f"<th>{html.escape(label(f'dot_product_table_{key}', lang))}</th>"
+        for key in ("d", "scores", "diff")
+    )
+    return (
+        f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+@dataclass(frozen=True)
+class SampleSizeErrors:
+    """Mean squared error against the truth, by number of training examples.
+
+    Attributes:
+        sizes: Numbers of training examples, shape (n_sizes,).
+        fixed: Mean error with the bandwidth fixed at :data:`FIXED_BANDWIDTH`,
+            averaged over the seeds, shape (n_sizes,).
+        cv: The same with each data set's cross-validated bandwidth.
+        slopes: Least-squares slopes of log error against log n, for ``fixed``
+            and ``cv``.
+    """
+
+    sizes: np.ndarray
+    fixed: np.ndarray
+    cv: np.ndarray
+    slopes: tuple[float, float]
+
+
+@functools.cache
+def sample_size_errors(
+    sizes: tuple[int, ...] = SAMPLE_SIZES, seeds: tuple[int, ...] = SAMPLE_SEEDS
+) -> SampleSizeErrors:
+    """How the error of a fixed h and of h_cv change with n (memoised; pure)."""
+    errors = np.empty((2, len(sizes), len(seeds)))
+    for i, n in enumerate(sizes):
+        for j, seed in enumerate(seeds):
+            data = make_dataset(n, seed=seed)
+            h_cv = cv_bandwidth(data.x_train, data.y_train, low=0.01, high=5.0)
+            for k, h in enumerate((FIXED_BANDWIDTH, h_cv)):
+                prediction, _ = nadaraya_watson(
+                    data.x_train,
+                    data.y_train,
+                    data.x_test,
+                    bandwidth=h,
+                    return_weights=False,
+                )
+                errors[k, i, j] = np.mean((prediction - data.y_truth) ** 2)
+    fixed, cv = errors.mean(axis=2)  # (n_sizes,) each
+    log_n = np.log(sizes)
+    slopes = tuple(float(np.polyfit(log_n, np.log(e), 1)[0]) for e in (fixed, cv))
+    return SampleSizeErrors(np.array(sizes), fixed, cv, slopes)
+
+
+def error_against_sample_size(lang: str = "en") -> str:
+    """Log-log plot of the error of a fixed h and of h_cv against n, with n^(-4/5)."""
+    result = sample_size_errors()
+    sizes = result.sizes.astype(float)
+    # The reference line n^(-4/5) passes through the h_cv error's geometric mean.
+    anchor = np.exp(np.mean(np.log(result.cv) + 0.8 * np.log(sizes)))
+    fig = curves(
+        sizes,
+        [
+            (label("fixed_h", lang, h=FIXED_BANDWIDTH), result.fixed),
+            (label("cv_h", lang), result.cv),
+            (label("rate", lang), anchor * sizes**-0.8),
+        ],
+        styles=("o-", "s-", ":"),
+        xticks=SAMPLE_SIZES,
+        xlabel=label("n_train", lang),
+        ylabel=label("mse_truth", lang),
+        log_x=True,
+        log_y=True,
+        lang=lang,
+        size=(4.8, 3.2),
+    )
+    alt = label(
+        "error_n_alt",
+        lang,
+        seeds=len(SAMPLE_SEEDS),
+        low=SAMPLE_SIZES[0],
+        high=SAMPLE_SIZES[-1],
+        h=FIXED_BANDWIDTH,
+    )
+    return figure_to_svg(fig, alt=alt)
 
 
 def bandwidth_summary(lang: str = "en") -> str:

@@ -37,7 +37,11 @@ class NadarayaWatsonRegressor(nn.Module):
         return 1.0 / abs(self.w.item())
 
     def forward(
-        self, queries: torch.Tensor, keys: torch.Tensor, values: torch.Tensor
+        self,
+        queries: torch.Tensor,
+        keys: torch.Tensor,
+        values: torch.Tensor,
+        mask: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """Pool each query's values with softmax attention over its keys.
 
@@ -45,27 +49,45 @@ class NadarayaWatsonRegressor(nn.Module):
             queries: Shape (n_queries,).
             keys: Shape (n_queries, n_keys); row i holds the keys of query i.
             values: Shape (n_queries, n_keys), paired with ``keys``.
+            mask: Optional boolean tensor of shape (n_queries, n_keys); True
+                marks a pair whose score becomes -inf, so it gets weight 0.
 
         Returns:
             ``(predictions, weights)`` of shapes (n_queries,) and
             (n_queries, n_keys).
         """
-        _check_shapes(queries, keys, values)
+        _check_shapes(queries, keys, values, mask)
         offsets = queries[:, None] - keys  # (n, m)
-        scores = _rescue_far_queries(-((offsets * self.w) ** 2) / 2, offsets)
+        scores = -((offsets * self.w) ** 2) / 2  # (n, m)
+        if mask is not None:
+            scores = scores.masked_fill(mask, -torch.inf)
+            offsets = offsets.masked_fill(mask, torch.inf)
+        scores = _rescue_far_queries(scores, offsets)
         weights = torch.softmax(scores, dim=1)  # (n, m)
         pooled = torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))  # (n, 1, 1)
         return pooled.reshape(-1), weights  # (n,), (n, m)
 
 
 def _check_shapes(
-    queries: torch.Tensor, keys: torch.Tensor, values: torch.Tensor
+    queries: torch.Tensor,
+    keys: torch.Tensor,
+    values: torch.Tensor,
+    mask: torch.Tensor | None,
 ) -> None:
     if keys.shape != values.shape or keys.shape[:1] != queries.shape:
         raise ValueError(
             "expected queries (n,), keys and values (n, m); got "
             f"{tuple(queries.shape)}, {tuple(keys.shape)}, {tuple(values.shape)}"
         )
+    if mask is None:
+        return
+    if mask.dtype != torch.bool or mask.shape != keys.shape:
+        raise ValueError(
+            f"mask must be a boolean tensor of shape {tuple(keys.shape)}, got "
+            f"{mask.dtype} of shape {tuple(mask.shape)}"
+        )
+    if mask.all(dim=1).any():
+        raise ValueError("mask hides every key of some query: nothing to attend")
 
 
 def _rescue_far_queries(scores: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
@@ -81,6 +103,25 @@ def _rescue_far_queries(scores: torch.Tensor, offsets: torch.Tensor) -> torch.Te
         return scores
     nearest = offsets.abs() == offsets.abs().min(dim=1, keepdim=True).values
     return torch.where(lost, torch.where(nearest, 0.0, -torch.inf), scores)
+
+
+def leave_one_out_mask(n: int) -> torch.Tensor:
+    """The mask that leaves each query's own pair out: True on the diagonal.
+
+    Given all n training pairs as keys and values of every training query,
+    this mask makes :meth:`NadarayaWatsonRegressor.forward` compute the same
+    weights as :func:`leave_one_out_pairs` (plus a zero on the diagonal), the
+    way Transformer decoders hide the positions a query may not see.
+
+    Parameters:
+        n: Number of training pairs, n ≥ 2.
+
+    Returns:
+        A boolean tensor of shape (n, n).
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+        raise ValueError(f"n must be an integer >= 2, got {n!r}")
+    return torch.eye(n, dtype=torch.bool)
 
 
 def leave_one_out_pairs(

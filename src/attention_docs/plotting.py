@@ -209,8 +209,11 @@ def curves(
     xlabel: str,
     ylabel: str,
     marks: Sequence[tuple[float, str]] = (),
+    paths: Sequence[tuple[str, np.ndarray, np.ndarray]] = (),
+    styles: Sequence[str] = (),
     log_x: bool = False,
     log_y: bool = False,
+    xticks: Sequence[float] = (),
     lang: str = "en",
     size: tuple[float, float] = (4.8, 3.0),
 ) -> Figure:
@@ -222,8 +225,14 @@ def curves(
         xlabel: Label of the x axis.
         ylabel: Label of the y axis.
         marks: ``(x, label)`` pairs drawn as dotted vertical lines.
+        paths: ``(label, x, y)`` triples drawn as points joined by thin lines,
+            each with its own x, e.g. the iterates of an optimiser; points 0, 1
+            and the last carry their index.
+        styles: Matplotlib line styles of the series, in order (e.g. ``":"``
+            for a reference line); series beyond them are solid.
         log_x: Use a logarithmic x axis.
         log_y: Use a logarithmic y axis.
+        xticks: Positions of labelled x ticks, instead of the automatic ones.
         lang: Language of the text, which decides the fonts.
         size: Figure width and height, in inches.
 
@@ -236,11 +245,14 @@ def curves(
     with figure_style(lang):
         fig = Figure(figsize=size, layout="constrained")
         ax = fig.subplots()
-        for label, y in series:
+        for index, (label, y) in enumerate(series):
             y = _finite(f"series {label!r}", y, 1)
             if y.shape != x.shape:
                 raise ValueError(f"series {label!r} has shape {y.shape}, x {x.shape}")
-            ax.plot(x, y, label=label)
+            style = styles[index] if index < len(styles) else "-"
+            ax.plot(x, y, style, label=label)
+        for index, (label, path_x, path_y) in enumerate(paths):
+            _draw_path(ax, label, path_x, path_y, f"C{index + 1}")
         # The first mark is wide and light, the others thin and dark, so marks
         # that coincide stay visible.
         styles = [{"color": "C1", "lw": 4, "alpha": 0.45, "ls": "solid"}]
@@ -255,6 +267,28 @@ def curves(
             ax.xaxis.set_minor_locator(NullLocator())
         if log_y:
             ax.set_yscale("log")
-        if len(series) + len(marks) > 1:
+        if xticks:
+            ax.set_xticks(xticks, [f"{tick:g}" for tick in xticks])
+            ax.xaxis.set_minor_locator(NullLocator())
+        if len(series) + len(marks) + len(paths) > 1:
             ax.legend(fontsize=7, framealpha=0.9, edgecolor="none")
     return fig
+
+
+def _draw_path(ax: object, label: str, x: object, y: object, color: str) -> None:
+    """Points joined by a thin line; the first two and the last are numbered."""
+    x = _finite(f"path {label!r} x", x, 1)
+    y = _finite(f"path {label!r} y", y, 1)
+    if x.shape != y.shape or x.size == 0:
+        raise ValueError(f"path {label!r} has x {x.shape} and y {y.shape}")
+    ax.plot(x, y, "o-", color=color, lw=0.8, ms=3.5, label=label)
+    for step in sorted({0, min(1, x.size - 1), x.size - 1}):
+        below = step == x.size - 1 and step > 1  # the last step sits under the rest
+        ax.annotate(
+            str(step),
+            (x[step], y[step]),
+            xytext=(3, -9 if below else 3),
+            textcoords="offset points",
+            fontsize=7,
+            color=color,
+        )
