@@ -217,16 +217,20 @@ def test_bandwidth_summary_reports_the_library_values():
     rows = [cells[i : i + 4] for i in range(0, len(cells), 4)]
     h_cv = figures.cv_bandwidth(DATA.x_train, DATA.y_train)
     short = figures.train(DATA.x_train, DATA.y_train, **figures.SHORT_RECIPE)
+    slow = figures.train(DATA.x_train, DATA.y_train, **figures.SLOW_RECIPE)
     assert [row[1] for row in rows] == [
         f"{h_cv:.4f}",
         f"{short.model.bandwidth:.4f}",
         f"{h_cv:.4f}",
+        f"{slow.model.bandwidth:.4f}",
     ]
+    assert float(rows[3][1]) == pytest.approx(h_cv, rel=0.01)
     assert float(rows[1][2]) == pytest.approx(short.ws[-1], abs=1e-3)
     cv = figures.loo_cv_error(DATA.x_train, DATA.y_train, [h_cv])[0]
     assert rows[0][3] == f"{cv:.4f}"
     zh = figures.bandwidth_summary("zh")
     assert "<th>带宽</th>" in zh and "留一法交叉验证" in zh
+    assert "learning rate 0.05" in rows[3][0] and "学习率 0.05" in zh
 
 
 def alt_of(svg):

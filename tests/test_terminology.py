@@ -1,6 +1,15 @@
+import pytest
 from conftest import ROOT
 
-from attention_docs.terminology import Term, check_edition, read_glossary, violations
+from attention_docs.terminology import (
+    Term,
+    add_english,
+    check_edition,
+    english_gloss,
+    missing_english,
+    read_glossary,
+    violations,
+)
 
 DOCS = ROOT / "docs"
 
@@ -40,3 +49,48 @@ def test_check_edition_names_the_page_and_the_label(tmp_path):
     assert "「迭代周期」 (epoch)" in messages[0]
     # The labels table says 注意力权重 and the like: found as a label.
     assert any(m.startswith("labels zh[") for m in messages)
+
+
+TAUGHT = sorted(
+    page
+    for page in DOCS.rglob("*.zh.md")
+    if page.name not in ("glossary.zh.md", "references.zh.md", "api.zh.md")
+)
+
+
+@pytest.mark.parametrize("page", TAUGHT, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_every_glossary_term_gives_its_english_on_first_use(page):
+    terms = read_glossary(DOCS / "glossary.zh.md")
+    missing = missing_english(page.read_text(encoding="utf-8"), terms)
+    assert missing == [], [
+        f"line {line}: 「{t.preferred}（{english_gloss(t)}）」" for line, t in missing
+    ]
+
+
+TERMS = [
+    Term("查询", "query", ()),
+    Term("注意力汇聚", "attention pooling", ()),
+    Term("Nadaraya-Watson 核回归", "Nadaraya-Watson kernel regression", ()),
+    Term("核回归", "kernel regression", ()),
+]
+
+
+def test_first_use_needs_the_english_and_later_uses_do_not():
+    page = (
+        "---\ntitle: 查询\n---\n# 查询和注意力汇聚\n\n"
+        "```python\n查询 = 1\n```\n"
+        "见[注意力汇聚](x.md)。$查询$ 之后，**查询**（queries）决定注意力汇聚 $a$。"
+        "再说查询。\n"
+        "Nadaraya-Watson 核回归（kernel regression）不是核回归。\n"
+    )
+    missing = [(line, t.preferred) for line, t in missing_english(page, TERMS)]
+    assert missing == [(9, "注意力汇聚"), (10, "核回归")]  # not the heading or code
+    fixed = add_english(page, TERMS)
+    assert "决定注意力汇聚（attention pooling）$a$。" in fixed  # not the link
+    assert "不是核回归（kernel regression）。" in fixed
+    assert missing_english(fixed, TERMS) == []
+
+
+def test_a_gloss_leaves_out_the_latin_part_of_the_rendering():
+    assert english_gloss(TERMS[2]) == "kernel regression"
+    assert english_gloss(Term("Jupyter 笔记本", "Jupyter notebook", ())) == "notebook"

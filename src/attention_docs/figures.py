@@ -274,6 +274,7 @@ def kernel_shapes(lang: str = "en") -> str:
     fig = curves(
         u,
         series,
+        styles=[":" if name == "constant" else "-" for name in COMPARED_KERNELS],
         xlabel=label("u", lang),
         ylabel=label("kernel_value", lang),
         lang=lang,
@@ -354,7 +355,11 @@ def parametric_loss_curve(lang: str = "en") -> str:
         lang=lang,
         size=(4.2, 2.6),
     )
-    return figure_to_svg(fig, alt=label("loss_alt", lang))
+    first, second = result.losses[:2]
+    alt = label(
+        "loss_alt", lang, epochs=SHORT_RECIPE["epochs"], first=first, second=second
+    )
+    return figure_to_svg(fig, alt=alt)
 
 
 def _trained_label(key: str, result: TrainingResult, lang: str) -> str:
@@ -582,7 +587,7 @@ def bandwidth_summary(lang: str = "en") -> str:
     """Table of h_cv and the learned bandwidths, with w and CV(h), as HTML."""
     data = chapter_data()
     rows = [(label("summary_h_cv", lang), cv_bandwidth(data.x_train, data.y_train))]
-    for recipe in (SHORT_RECIPE, LONG_RECIPE):
+    for recipe in (SHORT_RECIPE, LONG_RECIPE, SLOW_RECIPE):
         rows.append(
             (
                 label("summary_learned", lang, **recipe),

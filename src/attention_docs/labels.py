@@ -108,8 +108,8 @@ LABELS: dict[str, dict[str, str]] = {
         "weights_detail_wide": "The weight lies in a band along the diagonal.",
         "weights_detail_narrow": "The weight lies in a narrow band on the diagonal.",
         "kernels_alt": (
-            "The four kernels plotted against u: boxcar, constant, Gaussian and "
-            "Epanechnikov."
+            "The four kernels plotted against u: boxcar, constant (dotted), "
+            "Epanechnikov and Gaussian."
         ),
         "comparison_alt": (
             "A grid of predictions: one row each for the boxcar, Epanechnikov "
@@ -118,7 +118,11 @@ LABELS: dict[str, dict[str, str]] = {
             "alike; along a row the fit goes from following the noise to "
             "flattening the peak."
         ),
-        "loss_alt": "Training loss per epoch of the parametric model.",
+        "loss_alt": (
+            "Training loss of the parametric model over {epochs} epochs: it falls "
+            "from about {first:.0f} to about {second:.0f} in the first epoch and "
+            "then hardly moves."
+        ),
         # lines the exercise notebooks print
         "nb_error": (
             "n = {n:4d}  h = {h:.3f}  mean squared error against the truth = "
@@ -175,12 +179,12 @@ LABELS: dict[str, dict[str, str]] = {
             "Mean squared error against the true function, averaged over "
             "{seeds} data sets, for {low} to {high} training examples on "
             "log-log axes: with h = {h:g} the error levels off; with the "
-            "bandwidth chosen by cross-validation it keeps falling, about as "
+            "bandwidth chosen by cross-validation it keeps falling, at least as "
             "fast as the n^(−4/5) reference line."
         ),
         "nb_slope": (
             "fitted slope of log error against log n: h = {h:g}: {fixed:.2f}; "
-            "h_cv: {cv:.2f} (theory for the best h: −0.80)"
+            "h_cv: {cv:.2f} (theory for the best h: -0.80)"
         ),
     },
     "zh": {
@@ -213,8 +217,8 @@ LABELS: dict[str, dict[str, str]] = {
         "summary_h": "h",
         "summary_w": "w = 1/h",
         "summary_cv": "CV(h)",
-        "summary_h_cv": "留一法交叉验证选出",
-        "summary_learned": "以学习率 {lr:g} 训练 {epochs} 个迭代周期学到",
+        "summary_h_cv": "由留一法交叉验证选出的带宽",
+        "summary_learned": "以学习率 {lr:g} 训练 {epochs} 个迭代周期后学到的带宽",
         "newspaper": "报纸",
         "paper": "研究论文",
         "notebook": "笔记本",
@@ -233,7 +237,7 @@ LABELS: dict[str, dict[str, str]] = {
         "weights_caption": "注意力权重",
         "identity_alt": (
             "10×10 注意力权重矩阵的热图，矩阵为单位矩阵："
-            "每个查询把全部权重放在序号相同的键上。"
+            "每个查询把全部权重放在索引相同的键上。"
         ),
         "matrix_alt": (
             "注意力权重矩阵的热图：{n_queries} 个查询（行），{n_keys} 个键（列）。"
@@ -246,8 +250,12 @@ LABELS: dict[str, dict[str, str]] = {
             "桌上有五个物体：报纸、研究论文、笔记本和书都是黑白的，"
             "还有一个红色咖啡杯。从眼睛出发的箭头指向红色咖啡杯，它无需刻意就引人注目。"
         ),
-        "volitional_alt": "同样的五个物体。这一次眼睛的箭头指向书，因为任务是读书。",
-        "task_alt": "同样的五个物体。眼睛的箭头指向{object}，这是任务所需要的。",
+        "volitional_alt": (
+            "同样的五个物体。这一次从眼睛出发的箭头指向书，因为任务是读书。"
+        ),
+        "task_alt": (
+            "同样的五个物体。从眼睛出发的箭头指向{object}，因为当前的任务需要它。"
+        ),
         "qkv_alt": (
             "注意力汇聚示意图：三个键，每个键与一个值配对。"
             "查询与每个键比较，得到的注意力权重把各个值汇聚为一个输出。"
@@ -267,31 +275,34 @@ LABELS: dict[str, dict[str, str]] = {
         "weights_detail_wide": "权重集中在对角线附近的一条带上。",
         "weights_detail_narrow": "权重集中在对角线上的一条窄带里。",
         "kernels_alt": (
-            "四个核函数关于 u 的曲线：矩形核、常数核、高斯核和 Epanechnikov 核。"
+            "四个核函数关于 u 的曲线：矩形核、常数核（点线）、Epanechnikov 核和高斯核。"
         ),
         "comparison_alt": (
             "预测结果的网格图：三行依次是矩形核、Epanechnikov 核和高斯核，"
             "三列依次对应核的标准差 0.1、0.25 和 0.6。同一列中三条拟合曲线相差无几；"
             "沿着一行，拟合曲线从追随噪声变为把峰值压平。"
         ),
-        "loss_alt": "带参数模型每个迭代周期的训练损失。",
+        "loss_alt": (
+            "带参数模型在 {epochs} 个迭代周期中的训练损失：第一个迭代周期内从约 "
+            "{first:.0f} 降到约 {second:.0f}，之后几乎不再变化。"
+        ),
         "nb_error": "n = {n:4d}  h = {h:.3f}  相对真实函数的均方误差 = {error:.4f}",
         "nb_kernel_cv": (
             "{kernel}：h_cv = {h:.3f}（σ = {sd:.3f}），CV = {cv:.4f}，"
             "相对真实函数的误差 = {error:.4f}"
         ),
         "nb_reached": (
-            "训练 {epochs} 个迭代周期后进入 h_cv = {h_cv:.4f} 的 1% 范围内；"
+            "训练 {epochs} 个迭代周期后，与 h_cv = {h_cv:.4f} 相差不到 1%；"
             "最终 h = {h:.4f}"
         ),
         "nb_not_reached": (
-            "训练 {epochs} 个迭代周期后仍未进入 h_cv = {h_cv:.4f} 的 1% 范围内；"
+            "训练 {epochs} 个迭代周期后，与 h_cv = {h_cv:.4f} 仍相差 1% 以上；"
             "最终 h = {h:.4f}"
         ),
         "nb_in_sample": (
             "h = {h:5.2f}  样本内误差 = {in_sample:.4f}  留一法误差 = {loo:.4f}"
         ),
-        "nb_unmasked": "第 {epoch:d} 个迭代周期  w = {w:.2f}  训练损失 = {loss:.4f}",
+        "nb_unmasked": "迭代周期 {epoch:3d}  w = {w:6.2f}  训练损失 = {loss:.4f}",
         "cv_alt": (
             "留一法误差随带宽变化的曲线（对数坐标），"
             "并标出交叉验证选出的带宽和训练学到的带宽。"
@@ -300,17 +311,17 @@ LABELS: dict[str, dict[str, str]] = {
         "gd_alt": (
             "留一法误差 CV(h) 随带宽变化的曲线（对数坐标），曲线上画出梯度下降"
             "每一步之后的带宽：学习率为 0.5 时，第一步跳到远低于 h_cv 的位置，"
-            "之后的步子缓慢往回挪；学习率为 0.05 时，各步沿曲线滑向 h_cv。"
+            "之后各步缓慢回升；学习率为 0.05 时，各步沿曲线滑向 h_cv。"
         ),
         "gaussian_scores_title": "softmax(−(q − k)² / 2h²)",
         "dot_product_scores_title": "softmax(q·k / h² − k² / 2h²)",
         "dot_product_alt": (
             "两张完全相同的注意力权重热图，行是测试输入，列是排序后的训练输入，"
-            "h = {h:g}：左图由高斯评分算出，右图由点积加键的偏置项算出。"
+            "h = {h:g}：左图由高斯分数算出，右图由点积加键的偏置项算出。"
         ),
         "dot_product_table_d": "维数 d",
         "dot_product_table_diff": "两种算法所得权重的最大差",
-        "dot_product_table_scores": "高斯形式评分的最大绝对值",
+        "dot_product_table_scores": "高斯形式分数的最大绝对值",
         "n_train": "训练样本数 n",
         "mse_truth": "相对真实函数的均方误差",
         "fixed_h": "h = {h:g}",
@@ -319,11 +330,11 @@ LABELS: dict[str, dict[str, str]] = {
         "error_n_alt": (
             "在双对数坐标中，相对真实函数的均方误差（{seeds} 个数据集的平均）"
             "随训练样本数（{low} 到 {high}）的变化：h = {h:g} 时误差趋于平稳；"
-            "用交叉验证选出的带宽时误差持续下降，下降速度与 n^(−4/5) 参考线相近。"
+            "用交叉验证选出的带宽时误差持续下降，下降速度不慢于 n^(−4/5) 参考线。"
         ),
         "nb_slope": (
-            "log 误差对 log n 拟合的斜率：h = {h:g} 为 {fixed:.2f}；"
-            "h_cv 为 {cv:.2f}（最优 h 的理论值：−0.80）"
+            "log 误差对 log n 拟合的斜率：h = {h:g} 时为 {fixed:.2f}；"
+            "h = h_cv 时为 {cv:.2f}（最优 h 的理论值：-0.80）"
         ),
     },
 }

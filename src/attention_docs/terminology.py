@@ -103,3 +103,93 @@ def check_edition(docs: Path, lang: str = "zh") -> list[str]:
 def _message(where: str, variant: str, term: Term) -> str:
     preferred = f"「{term.preferred}」 ({term.english})"
     return f"{where}: 「{variant}」; the glossary uses {preferred}"
+
+
+# Text where no gloss is wanted: front matter, fenced code, display and inline
+# math, headings, HTML comments, links (text and target) and heading anchors.
+_NOT_PROSE = re.compile(
+    r"(?s:\A---\n.*?\n---\n)"
+    r"|(?s:^( *)```.*?^\1```)"
+    r"|(?s:\$\$.*?\$\$)|\$[^$\n]+\$"
+    r"|^#[^\n]*$|(?s:<!--.*?-->)|\[[^\]\n]*\]\([^)]*\)|\{#[^}]*\}",
+    re.MULTILINE,
+)
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def prose(text: str) -> str:
+    """A page with everything but its prose blanked out (line breaks kept)."""
+    return _NOT_PROSE.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)
+
+
+def missing_english(text: str, terms: list[Term]) -> list[tuple[int, Term]]:
+    """Terms whose first use in a page's prose is not followed by the English.
+
+    The first use must read 「查询（query）」: the rendering, then the English
+    term (or its plural, or a longer phrase starting with it) in full-width
+    parentheses. Longer renderings are masked first, so 「核」 inside
+    「核回归」 is not a use of 「核」. Only terms with at least two Han
+    characters are checked; a single character such as 「值」 is part of too
+    many ordinary words (数值, 最大值) to find its uses by matching.
+
+    Parameters:
+        text: A Chinese page (Markdown).
+        terms: The glossary.
+
+    Returns:
+        ``(line, term)`` for every term whose first use lacks the English.
+    """
+    uses = sorted(_first_uses(text, terms), key=lambda use: use[0])
+    return [
+        (text.count("\n", 0, start) + 1, term)
+        for start, term in uses
+        if not _gives_english(text[start + len(term.preferred) :], term)
+    ]
+
+
+def _first_uses(text: str, terms: list[Term]) -> list[tuple[int, Term]]:
+    """Where each checked term is first used in the prose, longest terms first."""
+    masked = prose(text)
+    checked = [t for t in terms if len(_HAN.findall(t.preferred)) >= 2]
+    uses = []
+    for term in sorted(checked, key=lambda t: -len(t.preferred)):
+        start = masked.find(term.preferred)
+        if start >= 0:
+            uses.append((start, term))
+        masked = masked.replace(term.preferred, "\0" * len(term.preferred))
+    return uses
+
+
+def english_gloss(term: Term) -> str:
+    """The English a page gives at first use: Latin words of the rendering dropped.
+
+    「Nadaraya-Watson 核回归」 is glossed 「（kernel regression）」, since its
+    Latin part needs no translation.
+    """
+    latin = set(re.findall(r"[A-Za-z][\w-]*", term.preferred))
+    return " ".join(word for word in term.english.split() if word not in latin)
+
+
+def _gives_english(after: str, term: Term) -> bool:
+    gloss = english_gloss(term).lower()
+    forms = {gloss, gloss + "s", gloss + "es"}
+    if gloss.endswith("y"):
+        forms.add(gloss[:-1] + "ies")
+    after = after.lstrip("*").lower()
+    return any(re.match(f"（{re.escape(form)}[）,，;；]", after) for form in forms)
+
+
+def add_english(text: str, terms: list[Term]) -> str:
+    """The page with 「（English）」 added after every first use that lacks it.
+
+    A helper for translators; the result should still be read, since the
+    first use may sit where a gloss reads badly (then reword the sentence).
+    """
+    for start, term in sorted(_first_uses(text, terms), key=lambda use: -use[0]):
+        end = start + len(term.preferred)
+        if _gives_english(text[end:], term):
+            continue
+        end += len(text[end:]) - len(text[end:].lstrip("*"))
+        rest = text[end:].removeprefix(" ")  # no space after a full-width bracket
+        text = f"{text[:end]}（{english_gloss(term)}）{rest}"
+    return text
