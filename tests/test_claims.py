@@ -52,6 +52,26 @@ def test_the_naive_formula_breaks_about_39_units_from_every_key():
     assert np.all(np.isnan(naive(1.0 + 39.0)))
 
 
+def test_the_squared_distance_overflows_once_the_distance_is_about_1e154():
+    """'Only when the distance reaches about 10^154 and its square overflows
+    does the library return that limit directly.' (attention-pooling, and
+    the forward pass in parametric-attention-pooling)"""
+    with np.errstate(over="ignore"):
+        assert np.isfinite(np.float64(1e154) ** 2)
+        assert np.isinf(np.float64(2e154) ** 2)
+    for distance in (1e153, 2e154):  # keys far apart enough not to tie
+        keys, values = np.array([0.0, distance / 10]), np.array([3.0, 5.0])
+        query = np.array([distance])
+        prediction, _ = nadaraya_watson(keys, values, query, bandwidth=1.0)
+        assert prediction[0] == 5.0  # the nearest key's value, either way
+        model = NadarayaWatsonRegressor(1.0)
+        with torch.no_grad():
+            out, _ = model(
+                torch.tensor(query), torch.tensor(keys[None]), torch.tensor(values[None])
+            )
+        assert out.item() == 5.0
+
+
 def test_the_h1_gaussian_fit_is_biased_to_about_1_6_at_x_0():
     """'at x = 0 the truth is 0, but ... the prediction is pulled up to
     about 1.6' (attention-pooling, The Gaussian kernel)"""

@@ -182,6 +182,8 @@ LABELS: dict[str, dict[str, str]] = {
             "bandwidth chosen by cross-validation it keeps falling, at least as "
             "fast as the n^(−4/5) reference line."
         ),
+        # Printed by a notebook, not drawn: an ASCII minus, like the {:.2f}
+        # numbers beside it. Text in figures uses U+2212.
         "nb_slope": (
             "fitted slope of log error against log n: h = {h:g}: {fixed:.2f}; "
             "h_cv: {cv:.2f} (theory for the best h: -0.80)"
@@ -320,7 +322,7 @@ LABELS: dict[str, dict[str, str]] = {
             "h = {h:g}：左图由高斯分数算出，右图由点积加键的偏置项算出。"
         ),
         "dot_product_table_d": "维数 d",
-        "dot_product_table_diff": "两种算法所得权重的最大差",
+        "dot_product_table_diff": "两种算法所得权重的最大差值",
         "dot_product_table_scores": "高斯形式分数的最大绝对值",
         "n_train": "训练样本数 n",
         "mse_truth": "相对真实函数的均方误差",
@@ -333,7 +335,7 @@ LABELS: dict[str, dict[str, str]] = {
             "用交叉验证选出的带宽时误差持续下降，下降速度不慢于 n^(−4/5) 参考线。"
         ),
         "nb_slope": (
-            "log 误差对 log n 拟合的斜率：h = {h:g} 时为 {fixed:.2f}；"
+            "以 log n 拟合 log 误差所得的斜率：h = {h:g} 时为 {fixed:.2f}；"
             "h = h_cv 时为 {cv:.2f}（最优 h 的理论值：-0.80）"
         ),
     },
