@@ -1,34 +1,73 @@
+"""Fixtures and hooks for the three tiers of tests.
+
+``unit/`` mirrors the teaching library, ``site/`` the build machinery and
+``e2e/`` real builds, the browser, ``mkdocs serve`` and injected faults. Every
+test under ``e2e/`` is marked slow by its folder. Under pytest-xdist, the
+workers share one strict build of the real site.
+"""
+
+import fcntl
+import json
 import os
-import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
+from helpers import CHROMIUM, MISSING_CHROMIUM, ROOT, mkdocs_build
 
-ROOT = Path(__file__).resolve().parents[1]
-# The path the site is published under (site_url in mkdocs.yml), e.g. /attention_docs/.
-SITE_URL = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.M)[1]
-SITE_PATH = urlsplit(SITE_URL).path
-SITE_SOURCES = ("mkdocs.yml", "docs", "hooks", "overrides", "src")
-CHROMIUM = "/usr/bin/chromium"
-MISSING_CHROMIUM = (
-    f"Chromium is missing at {CHROMIUM}, and the browser tests need it. "
-    "`bash scripts/setup.sh test` installs it as root on Debian; otherwise "
-    "install Debian's packages yourself: "
-    "`apt-get update && apt-get install -y chromium fonts-noto-cjk`."
-)
+E2E = Path(__file__).resolve().parent / "e2e"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the end-to-end tier slow, and order the run for two workers.
+
+    First the end-to-end tests that make their own builds, then those that read
+    the real site, then the quick tiers. pytest-xdist's load scheduler first
+    hands each worker a block of a quarter of its share: one starts on its own
+    builds while the other builds the real site, and the quick tests fill in
+    at the end. (Putting a reader first made the second worker wait on the
+    shared build: 627 s against 567 s for the whole suite.)
+    """
+
+    def tier(item: pytest.Item) -> int:
+        if {"built_site", "site_build"} & set(getattr(item, "fixturenames", ())):
+            return 1
+        return 0 if item.path.is_relative_to(E2E) else 2
+
+    for item in items:
+        if item.path.is_relative_to(E2E):
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=tier)
+
+
+BROWSER_TESTS = E2E / "test_browser.py"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist, stop at once if the browser tests will need Chromium.
+
+    Workers cannot stop the run cleanly, so the controller decides from the
+    paths asked for (with -k or -m, each browser test fails on its own).
+    """
+    config = session.config
+    workers = getattr(config.option, "numprocesses", None)
+    if hasattr(config, "workerinput") or not workers or Path(CHROMIUM).exists():
+        return
+    if config.option.keyword or config.option.markexpr:
+        return
+    asked = [Path(arg.split("::")[0]).resolve() for arg in config.args]
+    if any(BROWSER_TESTS.is_relative_to(path) for path in asked):
+        pytest.exit(f"{MISSING_CHROMIUM} (browser tests selected)", returncode=1)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Stop before any test runs, with one message, if the browser is missing.
+    """Without xdist, stop before any test runs if the browser is missing.
 
     Without this, each browser test failed on its own, and pytest's summary cut
     the message short, dozens of times over.
     """
-    browser_tests = [i for i in session.items if i.path.name == "test_browser.py"]
+    if hasattr(session.config, "workerinput"):
+        return  # decided by pytest_sessionstart in the controller
+    browser_tests = [i for i in session.items if i.path == BROWSER_TESTS]
     if browser_tests and not Path(CHROMIUM).exists():
         pytest.exit(
             f"{MISSING_CHROMIUM} ({len(browser_tests)} browser tests selected)",
@@ -36,66 +75,31 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         )
 
 
-def copy_site(destination: Path) -> Path:
-    """Copy what `mkdocs build` reads into a fresh folder, for fault injection."""
-    destination.mkdir(parents=True)
-    for name in SITE_SOURCES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, destination / name)
-        else:
-            shutil.copy2(source, destination / name)
-    return destination
-
-
-def mkdocs_build(
-    project: Path,
-    site_dir: Path,
-    *,
-    notebooks: bool = True,
-    cache: Path | None = None,
-    library: Path | None = None,
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess:
-    """Run a strict `mkdocs build` of a project folder; never raises on failure.
-
-    With ``notebooks=False`` the exercise notebooks are rendered without being
-    executed, for tests about other pages that need not wait for kernels. The
-    execution cache is off unless ``cache`` names its folder, so figures come
-    from the code under test. ``library`` puts another copy of the library's
-    ``src`` folder first on the import path; ``env`` adds environment variables.
-    """
-    environment = {
-        **os.environ,
-        **(env or {}),
-        "NO_MKDOCS_2_WARNING": "1",
-        "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": str(notebooks).lower(),
-        "ATTENTION_DOCS_CACHE": "on" if cache else "off",
-    }
-    if cache:
-        environment["ATTENTION_DOCS_CACHE_DIR"] = str(cache)
-    if library:
-        environment["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [str(library), os.environ.get("PYTHONPATH")])
-        )
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
-        cwd=project,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-
-
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory):
-    """The real site, built strictly once per test session: (folder, build log)."""
-    site = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(ROOT, site)
-    log = result.stdout + result.stderr
-    assert result.returncode == 0, log
-    return site, log
+    """The real site, built strictly once per test run: (folder, build log).
+
+    Under pytest-xdist, the first worker to ask builds it while the others wait
+    on a lock; they all read the same folder (no test writes to it). Sharing
+    by lock rather than ``--dist=loadgroup`` keeps both workers on the browser
+    tests; loadgroup also stopped grouping with pytest 9.2 (pytest-xdist #1386).
+    """
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    site, record = base / "real-site", base / "real-site.json"
+    with open(base / "real-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            result = mkdocs_build(ROOT, site)
+            build = {
+                "returncode": result.returncode,
+                "log": result.stdout + result.stderr,
+            }
+            record.write_text(json.dumps(build))
+    build = json.loads(record.read_text())
+    assert build["returncode"] == 0, build["log"]
+    return site, build["log"]
 
 
 @pytest.fixture(scope="session")

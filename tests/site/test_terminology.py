@@ -1,5 +1,5 @@
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from attention_docs.terminology import (
     Term,

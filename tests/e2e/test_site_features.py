@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, SITE_URL
+from helpers import ROOT, SITE_URL
 
 PAGES = {
     "index.md": "",

@@ -67,7 +67,9 @@ def test_the_squared_distance_overflows_once_the_distance_is_about_1e154():
         model = NadarayaWatsonRegressor(1.0)
         with torch.no_grad():
             out, _ = model(
-                torch.tensor(query), torch.tensor(keys[None]), torch.tensor(values[None])
+                torch.tensor(query),
+                torch.tensor(keys[None]),
+                torch.tensor(values[None]),
             )
         assert out.item() == 5.0
 

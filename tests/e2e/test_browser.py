@@ -17,10 +17,9 @@ from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from conftest import CHROMIUM, MISSING_CHROMIUM, ROOT, SITE_PATH, SITE_URL
+from helpers import CHROMIUM, MISSING_CHROMIUM, ROOT, SITE_PATH, SITE_URL
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-pytestmark = pytest.mark.slow
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHAPTERS = [
     "attention-cues",

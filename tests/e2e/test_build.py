@@ -7,11 +7,10 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from conftest import ROOT, SITE_PATH, SITE_URL, copy_site, mkdocs_build
+from helpers import ROOT, SITE_PATH, SITE_URL, copy_site, mkdocs_build
 
 from attention_docs.site import absolute_links
 
-pytestmark = pytest.mark.slow
 PAGES = {"en": "index.html", "zh": "zh/index.html"}
 
 

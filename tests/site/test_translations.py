@@ -2,7 +2,7 @@ import json
 import subprocess
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from attention_docs import translations as tr
 

@@ -10,9 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import copy_site, mkdocs_build
-
-pytestmark = pytest.mark.slow
+from helpers import copy_site, mkdocs_build
 
 
 def build_with(

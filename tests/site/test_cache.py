@@ -1,10 +1,9 @@
 import json
-import re
 import shutil
 
 import nbformat
 import pytest
-from conftest import ROOT, copy_site, mkdocs_build
+from helpers import ROOT
 
 from attention_docs import cache
 
@@ -130,69 +129,8 @@ def test_notebook_converter_is_cached_on_the_notebook_bytes(tmp_path):
     assert all(options["execute"] is False for options in calls)
 
 
-def cache_line(result):
-    log = result.stdout + result.stderr
-    found = re.findall(
-        r"attention_docs cache \((\w+)\): (\d+) hits, (\d+) misses, "
-        r"(\d+) corrupt",
-        log,
-    )
-    assert found, log
-    state, hits, misses, corrupt = zip(*found, strict=True)
-    return (
-        set(state),
-        sum(map(int, hits)),
-        sum(map(int, misses)),
-        sum(map(int, corrupt)),
-    )
-
-
-@pytest.mark.slow
-def test_cache_in_real_builds(tmp_path):
-    project = copy_site(tmp_path / "project")
-    library = project / "src"
-    store = tmp_path / "cache"
-    site = tmp_path / "site"
-
-    def build(**kwargs):
-        result = mkdocs_build(project, site, notebooks=False, library=library, **kwargs)
-        assert result.returncode == 0, result.stdout + result.stderr
-        return result
-
-    _, hits, cold, _ = cache_line(build(cache=store))
-    assert hits == 0 and cold > 20
-
-    # A prose edit re-executes nothing, and the edit is published.
-    page = project / "docs" / "attention-pooling.md"
-    text = page.read_text()
-    assert "fifty years older" in text  # the edit below must change something
-    page.write_text(text.replace("fifty years older", "50 years older"))
-    _, hits, misses, _ = cache_line(build(cache=store))
-    assert (hits, misses) == (cold, 0)
-    assert "50 years older" in (site / "attention-pooling" / "index.html").read_text()
-
-    # A corrupted entry is detected, recomputed, and the page is still right.
-    entry = next(store.rglob("*.json"))
-    entry.write_text(entry.read_text()[:100])
-    _, hits, misses, corrupt = cache_line(build(cache=store))
-    assert (misses, corrupt) == (1, 1)
-    assert '<svg role="img"' in (site / "index.html").read_text()
-
-    # A library edit changes the figure on the next build.
-    labels = library / "attention_docs" / "labels.py"
-    labels.write_text(labels.read_text().replace('"keys": "Keys"', '"keys": "Key set"'))
-    _, hits, misses, _ = cache_line(build(cache=store))
-    assert (hits, misses) == (0, cold)
-    html = (site / "queries-keys-values" / "index.html").read_text()
-    assert ">Key set</text>" in html  # the heatmaps' axis label
-
-    # Turned off, everything is executed.
-    state, hits, misses, _ = cache_line(build(cache=None))
-    assert state == {"off"} and (hits, misses) == (0, cold)
-
-
 def test_ci_site_builds_run_with_the_cache_off():
-    text = (ROOT / "tests" / "conftest.py").read_text()
+    text = (ROOT / "tests" / "helpers.py").read_text()
     assert '"ATTENTION_DOCS_CACHE": "on" if cache else "off"' in text
 
 

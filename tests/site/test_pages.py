@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
 FENCE = re.compile(r"^( *)```(\w+)([^\n]*)\n(.*?)^\1```", re.DOTALL | re.MULTILINE)

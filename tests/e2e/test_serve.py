@@ -17,10 +17,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import pytest
-from conftest import SITE_PATH, copy_site
+from helpers import SITE_PATH, copy_site
 
-pytestmark = pytest.mark.slow
 WAIT = 180  # seconds, for any one step
 
 

@@ -1,0 +1,78 @@
+"""What the tests share: the repository's paths, and strict builds of a copy.
+
+Test modules import these (``from helpers import ...``; pytest puts ``tests/``
+on the import path); ``conftest.py`` keeps only fixtures and hooks.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+# The path the site is published under (site_url in mkdocs.yml), e.g. /attention_docs/.
+SITE_URL = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.M)[1]
+SITE_PATH = urlsplit(SITE_URL).path
+SITE_SOURCES = ("mkdocs.yml", "docs", "hooks", "overrides", "src")
+CHROMIUM = "/usr/bin/chromium"
+MISSING_CHROMIUM = (
+    f"Chromium is missing at {CHROMIUM}, and the browser tests need it. "
+    "`bash scripts/setup.sh test` installs it as root on Debian; otherwise "
+    "install Debian's packages yourself: "
+    "`apt-get update && apt-get install -y chromium fonts-noto-cjk`."
+)
+
+
+def copy_site(destination: Path) -> Path:
+    """Copy what `mkdocs build` reads into a fresh folder, for fault injection."""
+    destination.mkdir(parents=True)
+    for name in SITE_SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name)
+        else:
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+def mkdocs_build(
+    project: Path,
+    site_dir: Path,
+    *,
+    notebooks: bool = True,
+    cache: Path | None = None,
+    library: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess:
+    """Run a strict `mkdocs build` of a project folder; never raises on failure.
+
+    With ``notebooks=False`` the exercise notebooks are rendered without being
+    executed, for tests about other pages that need not wait for kernels. The
+    execution cache is off unless ``cache`` names its folder, so figures come
+    from the code under test. ``library`` puts another copy of the library's
+    ``src`` folder first on the import path; ``env`` adds environment variables.
+    """
+    environment = {
+        **os.environ,
+        **(env or {}),
+        "NO_MKDOCS_2_WARNING": "1",
+        "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": str(notebooks).lower(),
+        "ATTENTION_DOCS_CACHE": "on" if cache else "off",
+    }
+    if cache:
+        environment["ATTENTION_DOCS_CACHE_DIR"] = str(cache)
+    if library:
+        environment["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(library), os.environ.get("PYTHONPATH")])
+        )
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
+        cwd=project,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
