@@ -11,4 +11,5 @@ test:
 	bash scripts/setup.sh test && .venv/bin/python -m pytest
 
 lint:
-	bash scripts/setup.sh dev && .venv/bin/ruff check . && .venv/bin/ruff format --check .
+	bash scripts/setup.sh dev && .venv/bin/ruff check . && .venv/bin/ruff format --check . \
+		&& .venv/bin/python scripts/check_repo.py

@@ -5,7 +5,7 @@ Run from the repository root after `bash scripts/setup.sh test`:
     .venv/bin/python benchmarks/build.py            # 3 runs of each build scenario
     .venv/bin/python benchmarks/build.py --runs 5 --scale 100000
 
-It works on a temporary copy of docs/, hooks/, mkdocs.yml and src/ (imported
+It works on a temporary copy of docs/, overrides/, mkdocs.yml and src/ (imported
 first through PYTHONPATH), so the library and prose edits it makes never touch
 the repository. Every figure printed is measured in this one run.
 """
@@ -27,7 +27,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("mkdocs.yml", "docs", "hooks", "overrides", "src")
+SOURCES = ("mkdocs.yml", "docs", "overrides", "src")
 FENCE = re.compile(r"^ *```python ([^\n]*)\n(.*?)^ *```", re.M | re.S)
 
 

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # The path the site is published under (site_url in mkdocs.yml), e.g. /attention_docs/.
 SITE_URL = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.M)[1]
 SITE_PATH = urlsplit(SITE_URL).path
-SITE_SOURCES = ("mkdocs.yml", "docs", "hooks", "overrides", "src")
+SITE_SOURCES = ("mkdocs.yml", "docs", "overrides", "src")
 CHROMIUM = "/usr/bin/chromium"
 MISSING_CHROMIUM = (
     f"Chromium is missing at {CHROMIUM}, and the browser tests need it. "

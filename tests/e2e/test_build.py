@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from helpers import ROOT, SITE_PATH, SITE_URL, copy_site, mkdocs_build
 
-from attention_docs.site import absolute_links
+from attention_docs_site.notebook_files import absolute_links
 
 PAGES = {"en": "index.html", "zh": "zh/index.html"}
 

@@ -1,44 +1,59 @@
 import json
 import shutil
+from pathlib import Path
 
 import nbformat
 import pytest
-from helpers import ROOT
 
-from attention_docs import cache
-
-
-@pytest.fixture(autouse=True)
-def cache_in_tmp(tmp_path, monkeypatch):
-    monkeypatch.setenv("ATTENTION_DOCS_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("ATTENTION_DOCS_CACHE", "on")
-    cache.reset_build()
-    yield tmp_path / "cache"
-    cache.reset_build()
+import attention_docs
+import attention_docs_site
+from attention_docs_site.exec_cache import (
+    ExecCache,
+    environment,
+    library_fingerprint,
+    library_folder,
+)
+from attention_docs_site.notebook_files import CachedConverter
 
 
-def test_library_fingerprint_follows_every_source_file(tmp_path):
+@pytest.fixture
+def cache_in_tmp(tmp_path):
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def cache(cache_in_tmp):
+    return ExecCache(cache_in_tmp)
+
+
+def test_the_fingerprint_covers_the_library_and_not_the_build_package(tmp_path):
+    assert library_folder() == Path(attention_docs.__file__).parent
     package = tmp_path / "attention_docs"
     shutil.copytree(
-        cache.LIBRARY, package, ignore=shutil.ignore_patterns("__pycache__")
+        library_folder(), package, ignore=shutil.ignore_patterns("__pycache__")
     )
-    before = cache.library_fingerprint(package)
-    assert cache.library_fingerprint(package) == before
+    before = library_fingerprint(package)
+    assert library_fingerprint(package) == before
     labels = package / "labels.py"
     labels.write_text(labels.read_text() + "\n# edited\n")
-    assert cache.library_fingerprint(package) != before
+    assert library_fingerprint(package) != before
+    # The plugin's own modules are another package: editing them keeps entries.
+    site_package = Path(attention_docs_site.__file__).parent
+    assert not site_package.is_relative_to(library_folder())
 
 
-def test_keys_depend_on_every_part():
-    base = cache.make_key("block", source="x = 1", session="s-en")
-    assert cache.make_key("block", source="x = 1", session="s-en") == base
-    assert cache.make_key("block", source="x = 2", session="s-en") != base
-    assert cache.make_key("block", source="x = 1", session="s-zh") != base
-    assert cache.make_key("notebook", source="x = 1", session="s-en") != base
-    assert set(cache.environment()) >= {"python", "numpy", "torch", "matplotlib"}
+def test_keys_depend_on_every_part(cache):
+    base = cache.key("block", source="x = 1", session="s-en")
+    assert cache.key("block", source="x = 1", session="s-en") == base
+    assert cache.key("block", source="x = 2", session="s-en") != base
+    assert cache.key("block", source="x = 1", session="s-zh") != base
+    assert cache.key("notebook", source="x = 1", session="s-en") != base
+    cache.fingerprint = "another library"
+    assert cache.key("block", source="x = 1", session="s-en") != base
+    assert set(environment()) >= {"python", "numpy", "torch", "matplotlib"}
 
 
-def test_store_and_load_roundtrip(cache_in_tmp):
+def test_store_and_load_roundtrip(cache):
     cache.store("ab" * 32, {"html": "<svg/>"})
     assert cache.load("ab" * 32) == {"html": "<svg/>"}
     assert cache.load("cd" * 32) is None
@@ -54,17 +69,17 @@ def test_store_and_load_roundtrip(cache_in_tmp):
         lambda text: "",
     ],
 )
-def test_corrupt_entry_is_deleted_and_not_served(cache_in_tmp, damage):
+def test_corrupt_entry_is_deleted_and_not_served(cache, cache_in_tmp, damage):
     key = "ef" * 32
     cache.store(key, "<svg/>")
     (path,) = cache_in_tmp.rglob("*.json")
     path.write_text(damage(path.read_text()))
     assert cache.load(key) is None
     assert not path.exists()
-    assert cache.STATS.corrupt == 1
+    assert cache.stats.corrupt == 1
 
 
-def test_cached_counts_and_keeps_only_good_values():
+def test_cached_counts_and_keeps_only_good_values(cache):
     calls = []
 
     def compute(value, keep=True):
@@ -81,14 +96,14 @@ def test_cached_counts_and_keeps_only_good_values():
         cache.cached("block", "b", compute("again", keep=False), source="b") == "again"
     )
     assert calls == ["one", "bad", "again"]
-    assert (cache.STATS.hits, cache.STATS.misses) == (1, 3)
+    assert (cache.stats.hits, cache.stats.misses) == (1, 3)
 
 
-def test_turned_off_it_computes_everything(monkeypatch, cache_in_tmp):
-    monkeypatch.setenv("ATTENTION_DOCS_CACHE", "off")
+def test_turned_off_it_computes_everything(cache_in_tmp):
+    cache = ExecCache(cache_in_tmp, enabled=False)
     for _ in range(2):
         cache.cached("block", "a", lambda: ("v", True), source="a")
-    assert (cache.STATS.hits, cache.STATS.misses) == (0, 2)
+    assert (cache.stats.hits, cache.stats.misses) == (0, 2)
     assert not cache_in_tmp.exists()
 
 
@@ -106,7 +121,7 @@ print("{word}")
 """
 
 
-def test_notebook_converter_is_cached_on_the_notebook_bytes(tmp_path):
+def test_notebook_converter_is_cached_on_the_notebook_bytes(tmp_path, cache):
     calls = []
 
     def nb2html(path, **options):
@@ -115,13 +130,15 @@ def test_notebook_converter_is_cached_on_the_notebook_bytes(tmp_path):
         outputs = [o.get("text", "") for c in nb.cells for o in c.get("outputs", [])]
         return f"<div>{''.join(outputs).strip()}</div>"
 
-    convert = cache.cached_nb2html(nb2html)
-    assert cache.cached_nb2html(convert) is convert  # wrapping twice is harmless
+    convert = CachedConverter(nb2html, cache)
     notebook = tmp_path / "nb.md"
     notebook.write_text(NOTEBOOK.format(word="one"))
+    # mkdocs-jupyter's own `execute` is ignored: the converter decides.
+    assert convert(str(notebook), execute=False) == "<div>one</div>"
     assert convert(str(notebook), execute=True) == "<div>one</div>"
-    assert convert(str(notebook), execute=True) == "<div>one</div>"
-    assert convert(str(notebook), execute=False) == "<div></div>"  # not run
+    assert str(notebook.resolve()) in convert.executed
+    unexecuted = CachedConverter(nb2html, cache, execute=False)
+    assert unexecuted(str(notebook), execute=True) == "<div></div>"  # not run
     notebook.write_text(NOTEBOOK.format(word="two"))
     assert convert(str(notebook), execute=True) == "<div>two</div>"
     assert len(calls) == 3
@@ -129,25 +146,26 @@ def test_notebook_converter_is_cached_on_the_notebook_bytes(tmp_path):
     assert all(options["execute"] is False for options in calls)
 
 
-def test_ci_site_builds_run_with_the_cache_off():
-    text = (ROOT / "tests" / "helpers.py").read_text()
-    assert '"ATTENTION_DOCS_CACHE": "on" if cache else "off"' in text
-
-
-def test_library_edit_drops_page_modules_for_reimport(monkeypatch):
+def test_library_edit_drops_the_library_modules_for_reimport(tmp_path):
     import sys
 
     import attention_docs.figures  # noqa: F401
+    import attention_docs_site.plugin  # noqa: F401
 
+    package = tmp_path / "attention_docs"
+    shutil.copytree(
+        library_folder(), package, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    cache = ExecCache(tmp_path / "cache", library=package)
     saved = dict(sys.modules)
     try:
-        monkeypatch.setattr(cache, "_last_fingerprint", cache.library_fingerprint())
-        assert cache.refresh_library() is False  # unchanged: nothing dropped
+        assert cache.start_build() is False  # unchanged: nothing dropped
         assert "attention_docs.figures" in sys.modules
-        monkeypatch.setattr(cache, "_last_fingerprint", "an older library")
-        assert cache.refresh_library() is True
+        (package / "labels.py").write_text("# edited\n", encoding="utf-8")
+        assert cache.start_build() is True
         assert "attention_docs.figures" not in sys.modules
         assert "attention_docs" not in sys.modules
-        assert "attention_docs.cache" in sys.modules  # the hooks keep theirs
+        assert "attention_docs_site.plugin" in sys.modules  # the plugin keeps its own
+        assert cache.start_build() is False  # and only once per edit
     finally:
         sys.modules.update(saved)

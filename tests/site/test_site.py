@@ -4,27 +4,30 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from attention_docs import cache
-from attention_docs.site import (
-    absolute_links,
-    check_notebook_rendered,
+from attention_docs_site.api_links import link_library_calls
+from attention_docs_site.html_polish import (
     collapse_blank_lines,
-    describe_page,
-    download_link,
     drop_language_alternates,
-    heading_ids,
-    is_notebook,
     label_search_dialog,
-    latex_to_mathml,
-    link_library_calls,
+    translate_tooltips,
+)
+from attention_docs_site.mathml import latex_to_mathml, render_math
+from attention_docs_site.notebook_files import (
+    absolute_links,
     notebook_name,
-    on_page_content,
-    rename_headings,
-    rename_toc,
-    render_math,
-    slim_notebook,
     write_notebook,
 )
+from attention_docs_site.notebook_pages import (
+    check_notebook_rendered,
+    download_link,
+    heading_ids,
+    is_notebook,
+    rename_headings,
+    rename_toc,
+    slim_notebook,
+)
+from attention_docs_site.page_meta import describe_page
+from attention_docs_site.plugin import AttentionDocsPlugin
 
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 
@@ -72,7 +75,7 @@ def test_hook_names_the_page(tmp_path):
     )
     config = SimpleNamespace(theme={"language": "en"})
     with pytest.raises(ValueError, match="chapter.md"):
-        on_page_content(
+        AttentionDocsPlugin().on_page_content(
             '<div class="arithmatex">\\[\\]</div>', page=page, config=config
         )
 
@@ -140,9 +143,7 @@ def test_write_notebook_produces_a_valid_ipynb(tmp_path):
     assert notebook.metadata.kernelspec.name == "python3"
 
 
-def test_write_notebook_carries_this_builds_outputs_and_absolute_links(
-    tmp_path, monkeypatch
-):
+def test_write_notebook_carries_this_builds_outputs_and_absolute_links(tmp_path):
     source = tmp_path / "nb.md"
     source.write_text("# Title\n", encoding="utf-8")
     executed = nbformat.v4.new_notebook(
@@ -155,11 +156,11 @@ def test_write_notebook_carries_this_builds_outputs_and_absolute_links(
             ),
         ]
     )
-    monkeypatch.setitem(
-        cache.EXECUTED, str(source.resolve()), nbformat.writes(executed)
-    )
     url = "https://example.org/docs/zh/exercises/nb/"
-    notebook = nbformat.read(write_notebook(source, tmp_path / "nb.ipynb", url), 4)
+    written = write_notebook(
+        source, tmp_path / "nb.ipynb", url, nbformat.writes(executed)
+    )
+    notebook = nbformat.read(written, 4)
     assert notebook.cells[0].source == (
         "See [the chapter](https://example.org/docs/zh/chapter/)."
     )
@@ -330,8 +331,6 @@ def test_blank_lines_go_but_verbatim_text_stays():
 
 
 def test_tooltips_are_translated_on_chinese_pages():
-    from attention_docs.site import translate_tooltips
-
     html = (
         '<a class="headerlink" href="#x" title="Permanent link">¶</a>'
         '<a href="#fnref:1" class="footnote-backref" '

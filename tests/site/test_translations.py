@@ -4,7 +4,7 @@ import subprocess
 import pytest
 from helpers import ROOT
 
-from attention_docs import translations as tr
+from attention_docs_site import translations as tr
 
 ENGLISH = """# Title
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .labels import LABELS
+from attention_docs.labels import LABELS
 
 GLOSSARY = "glossary.zh.md"
 _ROW = re.compile(r"^\|(.+)\|\s*$")

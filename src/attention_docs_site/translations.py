@@ -15,7 +15,7 @@ For exercise notebooks (jupytext Markdown) the same mapping lives under
 The hash ignores the English front matter and all differences in white space,
 so re-wrapping a paragraph does not make a translation outdated.
 
-Run ``python -m attention_docs.translations --help`` for the commands.
+Run ``python -m attention_docs_site.translations --help`` for the commands.
 """
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ def read_provenance(path: Path) -> dict:
     if record is None:
         raise TranslationError(
             f"{path}: no translation record in the front matter; run "
-            f"`python -m attention_docs.translations mark {path}`"
+            f"`python -m attention_docs_site.translations mark {path}`"
         )
     if not isinstance(record, dict) or not isinstance(record.get("source_hash"), str):
         raise TranslationError(f"{path}: the translation record needs a source_hash")
@@ -706,9 +706,9 @@ def _table(rows: Sequence[PageStatus]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m attention_docs.translations``."""
+    """Entry point of ``python -m attention_docs_site.translations``."""
     parser = argparse.ArgumentParser(
-        prog="python -m attention_docs.translations",
+        prog="python -m attention_docs_site.translations",
         description="Translation status, scaffolding and provenance for the docs.",
     )
     parser.add_argument("--docs", type=Path, default=Path("docs"), help="docs folder")
@@ -739,7 +739,7 @@ def _run(args: argparse.Namespace) -> int:
         target = scaffold(args.page, args.lang)
         print(
             f"wrote {target}: translate the paragraphs marked {TODO}, then run "
-            f"`python -m attention_docs.translations mark {target}`"
+            f"`python -m attention_docs_site.translations mark {target}`"
         )
         return 0
     if args.command == "mark":

@@ -1,0 +1,78 @@
+"""Links from the chapters' code blocks to the API entries of the library they use."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+# A python block, with the list of its code annotations (Material) if one follows.
+_PYTHON_FENCE = re.compile(
+    r"^(?P<indent> *)```python[^\n]*\n(?P<code>.*?)^(?P=indent)```[ \t]*$"
+    r"(\n\n(?:(?P=indent)\d+\.[ \t][^\n]*(?:\n(?!\n)[^\n]*)*\n?)+)?",
+    re.M | re.S,
+)
+
+
+_IMPORT = re.compile(r"^from attention_docs(?:\.\w+)? import ([\w, ]+)$", re.M)
+
+
+_FIGURE_CALL = re.compile(r"\bfigures\.(\w+)\(")
+
+
+_LIBRARY_LABEL = {"en": "Library:", "zh": "所用的库函数："}
+
+
+def library_names(code: str) -> list[str]:
+    """Full names of the library functions and classes a code block uses.
+
+    Parameters:
+        code: Python source of one block.
+
+    Returns:
+        Dotted names such as ``attention_docs.pooling.nadaraya_watson``, in
+        order of first use, each once.
+    """
+    import importlib
+
+    names = []
+    for match in _IMPORT.finditer(code):
+        module = importlib.import_module(match[0].split()[1])
+        for name in (n.strip() for n in match[1].split(",")):
+            target = getattr(module, name, None)
+            if callable(target):
+                names.append(f"{target.__module__}.{target.__qualname__}")
+    names += [f"attention_docs.figures.{name}" for name in _FIGURE_CALL.findall(code)]
+    return list(dict.fromkeys(names))
+
+
+def _short_name(name: str) -> str:
+    """How a page writes a library name: ``figures.x`` for figures, else ``x``."""
+    module, short = name.rsplit(".", 1)
+    return f"figures.{short}" if module.endswith(".figures") else short
+
+
+def link_library_calls(markdown: str, lang: str) -> str:
+    """Follow each code block that uses the library with links to its API entries.
+
+    The links are mkdocstrings cross-references, resolved to the API page of
+    the same language.
+
+    Parameters:
+        markdown: A page's Markdown.
+        lang: The page's language.
+
+    Returns:
+        The Markdown with a small "Library:" line after such blocks.
+    """
+
+    def add_links(match: re.Match) -> str:
+        names = library_names(textwrap.dedent(match["code"]))
+        if not names:
+            return match[0]
+        links = ", ".join(f"[{_short_name(n)}][{n}]" for n in names)
+        label = _LIBRARY_LABEL[lang]
+        space = "" if label.endswith("：") else " "  # no space after a full-width colon
+        line = f'<small class="ad-library">{label}{space}{links}</small>'
+        return f"{match[0].rstrip()}\n\n{match['indent']}{line}\n"
+
+    return _PYTHON_FENCE.sub(add_links, markdown)

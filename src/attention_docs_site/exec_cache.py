@@ -1,0 +1,232 @@
+"""The execution cache: code blocks' and notebooks' output, kept between builds.
+
+An entry is keyed on everything its output can depend on:
+
+- the code (for a block, with every earlier block of its session, since a block
+  may use what they defined; for a notebook, the whole file);
+- the page language and the block options;
+- a fingerprint of the source of the teaching library, ``attention_docs``
+  (any edit to it changes the fingerprint, so every entry is recomputed; the
+  build machinery lives in another package and does not count);
+- the versions of Python, numpy, torch and matplotlib.
+
+Both languages share one cache folder, entries are never evicted by another
+build, and they survive ``mkdocs serve`` rebuilds and new runs. Each entry is
+written atomically with a checksum; an entry that fails to parse or to match
+its checksum is deleted and recomputed, never served.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import logging
+import os
+import platform
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+logger = logging.getLogger("mkdocs.plugins.attention_docs.cache")
+
+LIBRARY_NAME = "attention_docs"
+_TRACKED_PACKAGES = ("numpy", "torch", "matplotlib", "markdown-exec", "nbconvert")
+
+
+def library_folder() -> Path:
+    """The folder of the teaching library that pages import (found, not imported)."""
+    spec = importlib.util.find_spec(LIBRARY_NAME)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"the {LIBRARY_NAME} package is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def library_fingerprint(root: Path | None = None) -> str:
+    """Hash of every source file of the teaching library, by path and content.
+
+    Parameters:
+        root: The package folder; the installed ``attention_docs`` by default.
+
+    Returns:
+        A hex digest that changes with any edit to any ``.py`` file.
+    """
+    root = root or library_folder()
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@functools.cache
+def environment() -> dict[str, str]:
+    """Versions of Python and of the packages that shape the output."""
+    versions = {"python": platform.python_version()}
+    for name in _TRACKED_PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = "absent"
+    return versions
+
+
+@dataclass
+class Stats:
+    """What the cache did during one build."""
+
+    hits: int = 0
+    misses: int = 0
+    corrupt: int = 0
+    runs: list[str] = field(default_factory=list)
+
+    def reset(self) -> None:
+        """Start counting a new build."""
+        self.hits = self.misses = self.corrupt = 0
+        self.runs.clear()
+
+
+def _checksum(payload: str) -> str:
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class ExecCache:
+    """One cache folder, with the counts and the library fingerprint of a build.
+
+    Parameters:
+        folder: Where entries are stored.
+        enabled: When False, nothing is read or written and every value is
+            computed.
+        library: The teaching library's folder; found on the import path by
+            default.
+    """
+
+    def __init__(
+        self, folder: Path, *, enabled: bool = True, library: Path | None = None
+    ) -> None:
+        self.folder = Path(folder)
+        self.enabled = enabled
+        self.library = library
+        self.stats = Stats()
+        self.fingerprint = library_fingerprint(library)
+
+    def key(self, kind: str, **parts: object) -> str:
+        """The key of one computation.
+
+        Parameters:
+            kind: ``"block"`` or ``"notebook"``.
+            **parts: What the output depends on besides the library and versions.
+
+        Returns:
+            A hex digest.
+        """
+        material = {
+            "kind": kind,
+            "parts": parts,
+            "library": self.fingerprint,
+            "environment": environment(),
+        }
+        encoded = json.dumps(material, sort_keys=True, default=str).encode()
+        return hashlib.sha256(encoded).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    def load(self, key: str) -> object | None:
+        """The value stored under a key, or None if absent, off or corrupt.
+
+        A corrupt entry (unreadable, not JSON, wrong key or checksum) is deleted
+        and reported, so the caller recomputes it.
+        """
+        if not self.enabled:
+            return None
+        path = self._path(key)
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        try:
+            entry = json.loads(raw)
+            payload = json.dumps(entry["value"], sort_keys=True)
+            valid = entry["key"] == key and entry["checksum"] == _checksum(payload)
+        except (ValueError, KeyError, TypeError):
+            valid = False
+        if not valid:
+            self.stats.corrupt += 1
+            logger.info("corrupt cache entry %s; recomputing it", path)
+            path.unlink(missing_ok=True)
+            return None
+        return entry["value"]
+
+    def store(self, key: str, value: object) -> None:
+        """Store a JSON-serialisable value under a key, atomically."""
+        if not self.enabled:
+            return
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = json.dumps(value, sort_keys=True)
+        entry = {"key": key, "checksum": _checksum(payload), "value": value}
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False
+        ) as handle:
+            json.dump(entry, handle)
+        os.replace(handle.name, path)
+
+    def cached(
+        self,
+        kind: str,
+        label: str,
+        compute: Callable[[], tuple[object, bool]],
+        **parts: object,
+    ) -> object:
+        """Return the cached value for ``parts``, computing and storing it on a miss.
+
+        Parameters:
+            kind: ``"block"`` or ``"notebook"``.
+            label: What is computed, for the build log.
+            compute: Computes ``(value, keep)``; ``keep`` is False when the value
+                must not be cached (for example, when the code raised).
+            **parts: What the value depends on besides the library and versions.
+
+        Returns:
+            The value.
+        """
+        key = self.key(kind, **parts)
+        value = self.load(key)
+        if value is not None:
+            self.stats.hits += 1
+            return value
+        self.stats.misses += 1
+        self.stats.runs.append(label)
+        value, keep = compute()
+        if keep:
+            self.store(key, value)
+        return value
+
+    def start_build(self) -> bool:
+        """Reset the counts and make the pages import the library's current source.
+
+        ``mkdocs serve`` keeps one Python process across rebuilds, so after a
+        library edit the pages would still run the modules imported before it,
+        and the cache would store stale figures under the new key. When the
+        library's fingerprint changed since the last build, its modules are
+        dropped from ``sys.modules`` so that pages import them anew. The build
+        machinery is another package and keeps its modules.
+
+        Returns:
+            Whether the library changed (and its modules were dropped).
+        """
+        self.stats.reset()
+        current = library_fingerprint(self.library)
+        changed = current != self.fingerprint
+        self.fingerprint = current
+        if changed:
+            for name in [n for n in sys.modules if n.split(".")[0] == LIBRARY_NAME]:
+                del sys.modules[name]
+        return changed

@@ -1,0 +1,105 @@
+"""The ``python`` code fence: markdown-exec's formatter behind the execution cache."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from .exec_cache import ExecCache
+
+if TYPE_CHECKING:
+    from markdown import Markdown
+
+NOT_EXECUTED = '<p class="ad-not-executed"><em>(code not executed)</em></p>'
+EXEC_LOGGER = "mkdocs.plugins.markdown_exec"
+
+
+class _Warnings(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+class CachedFence:
+    """A markdown-exec fence formatter with the execution cache in front of it.
+
+    The plugin registers it as the format of ``python`` custom fences (with
+    markdown-exec's validator). A block's key includes the sources of the
+    earlier blocks of its session. On a miss in a session whose earlier
+    blocks were served from the cache, those blocks are run first (their
+    output discarded), so the session holds what the block may use.
+
+    Parameters:
+        cache: Where outputs are kept.
+        execute: When False, blocks are not run and a placeholder is shown
+            (the build benchmark's floor).
+    """
+
+    def __init__(self, cache: ExecCache, *, execute: bool = True) -> None:
+        self.cache = cache
+        self.execute = execute
+        # Sources of the blocks run so far, per markdown-exec session, in page order.
+        self.sessions: dict[str, list[str]] = {}
+        # Sessions whose interpreter state is behind (an earlier block was cached).
+        self.stale: set[str] = set()
+
+    def start_build(self) -> None:
+        """Forget the sessions of the previous build."""
+        self.sessions.clear()
+        self.stale.clear()
+
+    def __call__(
+        self,
+        source: str,
+        language: str,
+        css_class: str,
+        options: dict,
+        md: Markdown,
+        **kwargs: object,
+    ) -> str:
+        """Format one block: its cached output, or markdown-exec's on a miss."""
+        session = options.get("session") or ""
+        history = self.sessions.setdefault(session, []) if session else []
+        earlier = list(history)
+        if session:
+            history.append(source)
+        if not self.execute:
+            return NOT_EXECUTED
+
+        def run() -> tuple[str, bool]:
+            if session in self.stale:
+                for old in earlier:
+                    _markdown_exec(old, language, css_class, options, md, **kwargs)
+                self.stale.discard(session)
+            watcher = _Warnings()
+            exec_logger = logging.getLogger(EXEC_LOGGER)
+            exec_logger.addHandler(watcher)
+            try:
+                html = _markdown_exec(
+                    source, language, css_class, options, md, **kwargs
+                )
+            finally:
+                exec_logger.removeHandler(watcher)
+            return html, watcher.count == 0  # never cache a failing block
+
+        parts = {
+            "language": language,
+            "session": session,
+            "earlier": earlier,
+            "source": source,
+            "options": {k: v for k, v in options.items() if k != "md"},
+        }
+        hits = self.cache.stats.hits
+        html = self.cache.cached("block", f"block in session {session!r}", run, **parts)
+        if session and self.cache.stats.hits > hits:
+            self.stale.add(session)
+        return html
+
+
+def _markdown_exec(*args: object, **kwargs: object) -> str:
+    import markdown_exec
+
+    return markdown_exec.formatter(*args, **kwargs)

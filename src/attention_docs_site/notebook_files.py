@@ -1,0 +1,171 @@
+"""Notebook files: the exercise notebooks run behind the cache, and their downloads.
+
+mkdocs-jupyter's converter is wrapped so that a notebook is executed in the
+build's own process (not in a kernel) and its page and executed ``.ipynb``
+come from the execution cache; the ``.ipynb`` download of each notebook page
+is the notebook as this build ran it, with links that work outside the site.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from urllib.parse import urljoin, urlsplit
+
+from . import notebook_run
+from .exec_cache import ExecCache
+
+logger = logging.getLogger("mkdocs.plugins.attention_docs.notebooks")
+
+
+class CachedConverter:
+    """mkdocs-jupyter's ``nb2html`` with the execution cache in front of it.
+
+    Parameters:
+        nb2html: ``mkdocs_jupyter.convert.nb2html`` as mkdocs-jupyter defines it.
+        cache: Where pages and executed notebooks are kept.
+        execute: Whether notebooks run (mkdocs-jupyter's own ``execute`` option
+            is ignored: this converter runs them, in this process).
+    """
+
+    def __init__(
+        self, nb2html: Callable[..., str], cache: ExecCache, *, execute: bool = True
+    ) -> None:
+        self.nb2html = nb2html
+        self.cache = cache
+        self.execute = execute
+        # Notebook source file (resolved) -> the notebook as run for this build,
+        # as ``.ipynb`` JSON: the page's download carries the page's outputs.
+        self.executed: dict[str, str] = {}
+
+    def __call__(self, nb_path: str, **options: object) -> str:
+        """Convert one notebook, from the cache when nothing it depends on changed."""
+        options = {**options, "execute": self.execute}
+        source = Path(nb_path).read_text(encoding="utf-8")
+        entry = self.cache.cached(
+            "notebook",
+            f"notebook {nb_path}",
+            lambda: (run_notebook(self.nb2html, nb_path, options), True),  # raises
+            source=source,
+            name=Path(nb_path).name,
+            options=options,
+            form="html+ipynb",
+        )
+        self.executed[str(Path(nb_path).resolve())] = entry["ipynb"]
+        return entry["html"]
+
+
+def run_notebook(
+    nb2html: Callable[..., str], nb_path: str, options: dict[str, object]
+) -> dict[str, str]:
+    """Convert a notebook, executing it in this process rather than in a kernel.
+
+    Starting a Jupyter kernel per notebook and importing torch in each cost
+    most of a cold build; in-process, the notebooks share the imports and the
+    library's memoised results with the pages. The notebook is handed to
+    mkdocs-jupyter as an ``.ipynb`` file with stable cell ids.
+
+    Returns:
+        ``{"html": page HTML, "ipynb": the notebook with its outputs}``.
+    """
+    import nbformat
+
+    nb = notebook_run.read(nb_path)
+    if options.get("execute"):
+        logger.info("executing %s in-process", nb_path)
+        allow_errors = bool(options.get("allow_errors"))
+        notebook_run.execute(nb, nb_path, allow_errors=allow_errors)
+    with tempfile.TemporaryDirectory() as folder:
+        executed = Path(folder) / f"{Path(nb_path).stem}.ipynb"
+        nbformat.write(nb, executed)
+        html = nb2html(str(executed), **{**options, "execute": False})
+    # For .ipynb files mkdocs-jupyter appends the Python repr of a list of CSS
+    # rules inside a <style> element; the site's theme styles the code instead.
+    return {"html": _APPENDED_STYLE.sub("", html), "ipynb": nbformat.writes(nb)}
+
+
+_APPENDED_STYLE = re.compile(r"\s*<style>\s*\[.*?\]\s*</style>\s*\Z", re.DOTALL)
+
+
+def notebook_name(src_uri: str) -> str:
+    """File name of the ``.ipynb`` download for a notebook page source.
+
+    Parameters:
+        src_uri: The page source, e.g. ``exercises/attention-pooling.zh.md``.
+
+    Returns:
+        E.g. ``attention-pooling.ipynb`` (the language suffix is dropped;
+        each language's notebook lives in its own folder).
+    """
+    stem = PurePosixPath(src_uri).name.split(".")[0]
+    return f"{stem}.ipynb"
+
+
+# Link targets in Markdown: inline links and images, reference definitions,
+# and HTML href/src attributes.
+_LINK_TARGET = re.compile(
+    r"(?P<lead>\]\(\s*<?|^ {0,3}\[[^\]]+\]:[ \t]*<?|(?:href|src)=[\"'])"
+    r"(?P<target>[^\s)>\"']+)",
+    re.M,
+)
+
+
+def absolute_links(markdown: str, base_url: str) -> str:
+    """Make the relative link targets of Markdown text absolute.
+
+    A downloaded notebook is opened outside the site, where a link such as
+    ``../../attention-pooling/`` leads nowhere. Resolved against the URL the
+    notebook's page is published at, it leads to the same page of the same
+    language edition. Links within the notebook (``#...``) stay as they are.
+
+    Parameters:
+        markdown: A Markdown cell's source.
+        base_url: The absolute URL of the notebook's page.
+
+    Returns:
+        The source with every other relative target made absolute.
+    """
+
+    def resolve(match: re.Match[str]) -> str:
+        target = match["target"]
+        if target.startswith("#") or urlsplit(target).scheme:
+            return match[0]
+        return match["lead"] + urljoin(base_url, target)
+
+    return _LINK_TARGET.sub(resolve, markdown)
+
+
+def write_notebook(
+    source: Path, destination: Path, page_url: str, executed: str | None = None
+) -> Path:
+    """Write the ``.ipynb`` download of a notebook page.
+
+    The notebook is the one the page shows: with the outputs of this build's
+    run (none when notebooks are not executed), and with its links made
+    absolute (:func:`absolute_links`) so that they work once downloaded.
+
+    Parameters:
+        source: The ``.md`` notebook.
+        destination: The ``.ipynb`` file to write.
+        page_url: The absolute URL of the notebook's page.
+        executed: The notebook as this build ran it (``.ipynb`` JSON), if it ran.
+
+    Returns:
+        ``destination``.
+    """
+    import nbformat
+
+    if executed is None:
+        notebook = notebook_run.read(source)
+    else:
+        notebook = nbformat.reads(executed, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = absolute_links(cell.source, page_url)
+    nbformat.validate(notebook)
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, destination)
+    return destination

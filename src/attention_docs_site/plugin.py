@@ -1,0 +1,301 @@
+"""The MkDocs plugin that builds the attention_docs site.
+
+It runs the pages' ``python`` code blocks (through markdown-exec) and the
+exercise notebooks (in this process, for mkdocs-jupyter) behind the execution
+cache, checks front matter and links, turns math into MathML, slims notebook
+pages and writes their downloads, adds API links, translation notices and
+descriptions, tidies the theme's HTML and draws the logo. Configured in
+``mkdocs.yml``::
+
+    plugins:
+      - attention_docs:
+          cache: true
+          cache_dir: .cache/attention_docs
+          execute_code: true
+          execute_notebooks: true
+
+Environment variables override the options (for CI and the tests):
+``ATTENTION_DOCS_CACHE``, ``ATTENTION_DOCS_CACHE_DIR``,
+``ATTENTION_DOCS_EXECUTE`` and ``ATTENTION_DOCS_EXECUTE_NOTEBOOKS``, with
+``on``/``off`` (or ``true``/``false``, ``yes``/``no``, ``1``/``0``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+
+from . import links
+from .api_links import link_library_calls
+from .exec_cache import ExecCache
+from .fence import EXEC_LOGGER, CachedFence
+from .html_polish import polish_page, translate_tooltips
+from .logo import write_logos
+from .mathml import render_math
+from .notebook_files import CachedConverter, notebook_name, write_notebook
+from .notebook_pages import (
+    check_notebook_rendered,
+    download_link,
+    heading_ids,
+    is_notebook,
+    rename_headings,
+    rename_toc,
+    slim_notebook,
+)
+from .page_meta import build_language, describe_page, translation_notice
+from .translations import TranslationError, split_front_matter
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.pages import Page
+
+log = logging.getLogger("mkdocs.plugins.attention_docs")
+
+_ON = {"1", "on", "true", "yes"}
+_OFF = {"0", "off", "false", "no"}
+_DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载 Jupyter 笔记本（.ipynb）"}
+
+
+class AttentionDocsConfig(base.Config):
+    """The plugin's options in ``mkdocs.yml``."""
+
+    cache = c.Type(bool, default=True)
+    """Serve code blocks' and notebooks' output from the execution cache."""
+    cache_dir = c.Type(str, default=".cache/attention_docs")
+    """The cache folder, relative to ``mkdocs.yml``."""
+    execute_code = c.Type(bool, default=True)
+    """Run the pages' code blocks (off: a placeholder, the build's floor)."""
+    execute_notebooks = c.Type(bool, default=True)
+    """Run the exercise notebooks (off: rendered without outputs)."""
+
+
+def switch(name: str, default: bool) -> bool:
+    """An on/off environment variable, or ``default`` when it is not set.
+
+    Raises:
+        PluginError: The variable is set to something that is neither.
+    """
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    if value.strip().lower() in _ON | _OFF:
+        return value.strip().lower() in _ON
+    raise PluginError(f"{name}={value!r}: use on or off (true/false, yes/no, 1/0)")
+
+
+class PageInWarnings(logging.Filter):
+    """Prefix markdown-exec's warnings with the page being rendered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page: str | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Name the page in a markdown-exec warning; never drops a record."""
+        named = getattr(record, "attention_docs_page", False)
+        if self.page and not named and record.name.startswith(EXEC_LOGGER):
+            record.msg = f"{self.page}: {record.msg}"
+            record.attention_docs_page = True
+        return True
+
+
+def nested_language_build(config: MkDocsConfig) -> bool:
+    """Whether mkdocs-static-i18n is building one more language inside a build."""
+    return bool(getattr(config.plugins.get("i18n"), "building", False))
+
+
+class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
+    """Builds the site's pages from the library; one instance per ``mkdocs serve``.
+
+    Defining :meth:`on_startup` makes MkDocs keep this instance across the
+    rebuilds of ``mkdocs serve``, so the cache notices a library edit between
+    two builds. The rest of its state belongs to one build.
+    """
+
+    def __init__(self) -> None:
+        self.page_filter = PageInWarnings()
+        # Built file (relative to site_dir) -> its source, for link messages.
+        self.sources: dict[str, str] = {}
+        self.cache: ExecCache | None = None
+        self.fence: CachedFence | None = None
+        self.converter: CachedConverter | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Nothing to do; its presence keeps one instance across serve rebuilds."""
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        """Reset the build's state; wire the cache into the fence and notebooks."""
+        self.page_filter.page = None
+        if not nested_language_build(config):  # one build writes every language
+            self.sources.clear()
+        self._start_cache(config)
+        self._register_fence(config)
+        self._wrap_notebooks()
+        for handler in logging.getLogger("mkdocs").handlers:
+            if self.page_filter not in handler.filters:
+                handler.addFilter(self.page_filter)
+        return config
+
+    def _start_cache(self, config: MkDocsConfig) -> None:
+        folder = os.environ.get("ATTENTION_DOCS_CACHE_DIR")
+        if folder is None:
+            folder = Path(config.config_file_path or ".").parent / self.config.cache_dir
+        enabled = switch("ATTENTION_DOCS_CACHE", self.config.cache)
+        if self.cache is None:
+            self.cache = ExecCache(Path(folder))
+        self.cache.folder, self.cache.enabled = Path(folder), enabled
+        self.cache.start_build()
+        execute = switch("ATTENTION_DOCS_EXECUTE", self.config.execute_code)
+        self.fence = CachedFence(self.cache, execute=execute)
+
+    def _register_fence(self, config: MkDocsConfig) -> None:
+        """Make ``python`` fences run through markdown-exec behind the cache."""
+        from markdown_exec import validator
+
+        superfences = config.mdx_configs.setdefault("pymdownx.superfences", {})
+        fences = superfences.setdefault("custom_fences", [])
+        fences[:] = [fence for fence in fences if fence.get("name") != "python"]
+        fences.append(
+            {
+                "name": "python",
+                "class": "python",
+                "validator": validator,
+                "format": self.fence,
+            }
+        )
+
+    def _wrap_notebooks(self) -> None:
+        """Put the cache and in-process execution in front of mkdocs-jupyter."""
+        import mkdocs_jupyter.convert
+
+        current = mkdocs_jupyter.convert.nb2html
+        original = current.nb2html if isinstance(current, CachedConverter) else current
+        execute = switch(
+            "ATTENTION_DOCS_EXECUTE_NOTEBOOKS", self.config.execute_notebooks
+        )
+        assert self.cache is not None
+        self.converter = CachedConverter(original, self.cache, execute=execute)
+        mkdocs_jupyter.convert.nb2html = self.converter
+
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, **_: object
+    ) -> str:
+        """Check the page's front matter; add API links after its code blocks.
+
+        Raises:
+            TranslationError: The front matter is not valid YAML or not closed.
+                MkDocs itself would publish it as text.
+        """
+        self.page_filter.page = f"docs/{page.file.src_uri}"
+        source = Path(page.file.abs_src_path)
+        split_front_matter(
+            source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
+        )
+        return link_library_calls(markdown, build_language(config))
+
+    def on_page_content(
+        self, html: str, *, page: Page, config: MkDocsConfig, **_: object
+    ) -> str:
+        """Notices, math as MathML, slimmed notebooks with downloads."""
+        lang = build_language(config)
+        try:
+            check_notebook_rendered(Path(page.file.abs_src_path), html)
+            describe_page(page, html)
+            notice = translation_notice(page, lang)
+            if is_notebook(html):
+                link = download_link(page.file.src_uri, _DOWNLOAD[lang])
+                ids = heading_ids(html)
+                rename_toc(page.toc, ids)
+                return notice + link + rename_headings(slim_notebook(html), ids)
+            return notice + translate_tooltips(render_math(html), lang)
+        except TranslationError:
+            raise  # already names the file
+        except ValueError as error:
+            raise ValueError(f"{page.file.src_uri}: {error}") from error
+
+    def on_post_page(
+        self, output: str, *, page: Page, config: MkDocsConfig, **_: object
+    ) -> str:
+        """Note the page's source, tidy its HTML, write its notebook download."""
+        built = Path(page.file.abs_dest_path).relative_to(config.site_dir).as_posix()
+        self.sources[built] = page.file.src_uri
+        if is_notebook(output):
+            source = Path(page.file.abs_src_path)
+            executed = self.converter.executed if self.converter else {}
+            write_notebook(
+                source,
+                Path(page.file.abs_dest_path).parent / notebook_name(page.file.src_uri),
+                urljoin(config.site_url or "", page.url),
+                executed.get(str(source.resolve())),
+            )
+        return polish_page(output)
+
+    def on_post_template(
+        self, output_content: str, *, template_name: str, **_: object
+    ) -> str:
+        """The fixes of :func:`.html_polish.polish_page`, for 404.html too."""
+        if not template_name.endswith(".html"):
+            return output_content  # sitemap.xml keeps its hreflang alternates
+        return polish_page(output_content)
+
+    def _report_cache(self, *, config: MkDocsConfig) -> None:
+        """Report what the execution cache did (one line per language built)."""
+        assert self.cache is not None
+        stats = self.cache.stats
+        log.info(
+            "attention_docs cache (%s): %d hits, %d misses, %d corrupt entries "
+            "recomputed",
+            "on" if self.cache.enabled else "off",
+            stats.hits,
+            stats.misses,
+            stats.corrupt,
+        )
+
+    @event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language
+    def _finish_site(self, *, config: MkDocsConfig) -> None:
+        """Once every language is built: draw the logos, check the links."""
+        if nested_language_build(config):
+            return  # the outer build draws and checks, once for every language
+        write_logos(
+            Path(config.site_dir),
+            config.theme["logo"],
+            config.theme["favicon"],
+            config.site_name,
+        )
+        self._check_links(config)
+
+    on_post_build = CombinedEvent(_report_cache, _finish_site)
+
+    def _check_links(self, config: MkDocsConfig) -> None:
+        """Fail the build if any internal link or anchor of the built site is broken.
+
+        Raises:
+            PluginError: Naming every broken link with its page and line.
+        """
+        report = links.check_site(Path(config.site_dir), config.site_url)
+        if report.broken:
+            named = [self._name_source(line) for line in report.broken]
+            raise PluginError(
+                f"{len(named)} broken links in the built site:\n  " + "\n  ".join(named)
+            )
+        log.info(
+            "attention_docs links: %d internal links resolve; %d external links "
+            "(python -m attention_docs_site.links %s lists them)",
+            report.checked,
+            len(report.external),
+            config.site_dir,
+        )
+
+    def _name_source(self, problem: str) -> str:
+        """Put the source page in front of a link checker line about a built page."""
+        built = problem.split(":", 1)[0]
+        source = self.sources.get(built)
+        return f"docs/{source} (built as {problem})" if source else problem

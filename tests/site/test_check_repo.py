@@ -1,0 +1,75 @@
+"""The repository hygiene checks (scripts/check_repo.py, run in CI's lint step)."""
+
+import importlib.util
+import shutil
+
+import pytest
+from helpers import ROOT
+
+spec = importlib.util.spec_from_file_location(
+    "check_repo", ROOT / "scripts" / "check_repo.py"
+)
+check_repo = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(check_repo)
+
+FILES = (
+    "README.md",
+    "CHANGELOG.md",
+    ".editorconfig",
+    ".pre-commit-config.yaml",
+    ".github/workflows/docs.yml",
+    "tests/helpers.py",
+    "benchmarks/build.py",
+)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    for name in FILES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, tmp_path / name)
+    return tmp_path
+
+
+def edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {path.name}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_the_copy_passes_every_check(repo):
+    assert [p for check in check_repo.CHECKS for p in check(repo)] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "problem"),
+    [
+        (".github/workflows/docs.yml", "branches: [main]", "branches: [dev]", "pushes"),
+        (".github/workflows/docs.yml", "setup.sh test", "setup.sh dev", "test command"),
+        (".github/workflows/docs.yml", "needs: build", "needs: []", "after the build"),
+        (".github/workflows/docs.yml", "pages: write", "pages: read", "permissions"),
+        (".pre-commit-config.yaml", "id: ruff-format", "id: black", "ruff-format"),
+        (".pre-commit-config.yaml", "args: [--unsafe]", "args: []", "--unsafe"),
+        (".pre-commit-config.yaml", "status --check", "status", "another command"),
+        (".editorconfig", "end_of_line = lf", "end_of_line = crlf", "end_of_line"),
+        ("CHANGELOG.md", "## Unreleased", "## Soon", "Unreleased"),
+        ("README.md", "Open Graph", "OG", "'Open Graph'"),
+        (
+            "benchmarks/build.py",
+            "ArgumentDefaultsHelpFormatter",
+            "HelpFormatter",
+            "defaults",
+        ),
+        ("tests/helpers.py", '"on" if cache else "off"', '"on"', "cache off"),
+    ],
+)
+def test_each_check_fails_on_its_defect(repo, name, old, new, problem):
+    edit(repo / name, old, new)
+    found = [p for check in check_repo.CHECKS for p in check(repo)]
+    assert any(problem in p for p in found), found
+
+
+def test_the_command_line_exits_1_and_prints_the_problems(repo, capsys):
+    edit(repo / "README.md", "pre-commit install", "pre-commit")
+    assert check_repo.main(repo) == 1
+    assert "'pre-commit install'" in capsys.readouterr().err

@@ -1,0 +1,166 @@
+import ast
+from pathlib import Path
+
+import mkdocs_jupyter.convert
+import pytest
+from helpers import ROOT
+from mkdocs.config import load_config
+from mkdocs.exceptions import PluginError
+
+from attention_docs_site.notebook_files import CachedConverter
+from attention_docs_site.plugin import AttentionDocsPlugin, switch
+
+SRC = ROOT / "src"
+WINGS = ("attention_docs", "attention_docs_site")
+OVERRIDES = (
+    "ATTENTION_DOCS_CACHE",
+    "ATTENTION_DOCS_CACHE_DIR",
+    "ATTENTION_DOCS_EXECUTE",
+    "ATTENTION_DOCS_EXECUTE_NOTEBOOKS",
+)
+
+
+def imports_of(path: Path, package: str) -> set[str]:
+    """The modules of ``src/`` that one module imports (at any depth of its code)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package if node.level else ""
+            module = ".".join(filter(None, [base, node.module]))
+            names.add(module)
+            names |= {f"{module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = {
+        f"{path.parent.name}.{path.stem}".removesuffix(".__init__"): path
+        for wing in WINGS
+        for path in (SRC / wing).glob("*.py")
+    }
+    return {
+        name: {
+            target
+            for target in imports_of(path, name.split(".")[0])
+            if target in modules and target != name
+        }
+        for name, path in modules.items()
+    }
+
+
+def test_the_library_never_imports_the_plugin_and_the_plugin_uses_the_library():
+    graph = import_graph()
+    library = {name for name in graph if name.split(".")[0] == "attention_docs"}
+    assert "attention_docs.pooling" in library and "attention_docs_site" not in library
+    for name in library:
+        assert not {t for t in graph[name] if t.startswith("attention_docs_site")}, name
+    plugin_uses = set().union(*(graph[n] for n in graph if n not in library))
+    assert plugin_uses & library  # the plugin draws with the library
+
+
+def test_the_import_graph_has_no_cycles():
+    graph = import_graph()
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, " -> ".join((*path, name))
+        if name in done:
+            return
+        for target in graph[name]:
+            if target in graph:
+                visit(target, (*path, name))
+        done.add(name)
+
+    for name in graph:
+        visit(name, ())
+
+
+def test_the_graph_sees_imports_in_functions_and_relative_ones(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from . import links\nfrom .fence import CachedFence\n"
+        "def f():\n    from attention_docs import diagrams\n"
+    )
+    found = imports_of(module, "attention_docs_site")
+    assert {"attention_docs_site.links", "attention_docs_site.fence"} <= found
+    assert "attention_docs.diagrams" in found
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(None, True), ("off", False), ("False", False), ("0", False), (" yes ", True)],
+)
+def test_an_environment_variable_overrides_an_option(monkeypatch, value, expected):
+    if value is None:
+        monkeypatch.delenv("ATTENTION_DOCS_CACHE", raising=False)
+    else:
+        monkeypatch.setenv("ATTENTION_DOCS_CACHE", value)
+    assert switch("ATTENTION_DOCS_CACHE", True) is expected
+
+
+def test_an_unclear_override_names_the_variable(monkeypatch):
+    monkeypatch.setenv("ATTENTION_DOCS_EXECUTE", "maybe")
+    with pytest.raises(PluginError, match="ATTENTION_DOCS_EXECUTE='maybe'"):
+        switch("ATTENTION_DOCS_EXECUTE", True)
+
+
+def test_options_are_typed():
+    plugin = AttentionDocsPlugin()
+    errors, _ = plugin.load_config({"cache": "sometimes"})
+    assert errors and errors[0][0] == "cache"
+    errors, _ = plugin.load_config({"execute_notebooks": False})
+    assert not errors
+    assert plugin.config.execute_notebooks is False
+    assert plugin.config.cache is True
+    assert plugin.config.cache_dir == ".cache/attention_docs"
+
+
+@pytest.fixture
+def site_config(monkeypatch):
+    for name in OVERRIDES:
+        monkeypatch.delenv(name, raising=False)
+    # on_config replaces mkdocs-jupyter's converter; put the original back after.
+    monkeypatch.setattr(
+        mkdocs_jupyter.convert, "nb2html", mkdocs_jupyter.convert.nb2html
+    )
+    return load_config(str(ROOT / "mkdocs.yml"))
+
+
+def test_mkdocs_yml_configures_the_plugin_and_on_config_wires_the_cache(site_config):
+    plugin = site_config.plugins["attention_docs"]
+    assert isinstance(plugin, AttentionDocsPlugin)
+    plugin.on_config(site_config)
+    assert plugin.cache.enabled is True
+    assert plugin.cache.folder == ROOT / ".cache" / "attention_docs"
+    fences = site_config.mdx_configs["pymdownx.superfences"]["custom_fences"]
+    assert [f["format"] for f in fences if f["name"] == "python"] == [plugin.fence]
+    converter = mkdocs_jupyter.convert.nb2html
+    assert isinstance(converter, CachedConverter) and converter.execute is True
+    # A second build (mkdocs serve) replaces the fence and the wrapper, no stacking.
+    plugin.on_config(site_config)
+    fences = site_config.mdx_configs["pymdownx.superfences"]["custom_fences"]
+    assert [f["format"] for f in fences if f["name"] == "python"] == [plugin.fence]
+    assert mkdocs_jupyter.convert.nb2html.nb2html is converter.nb2html
+    assert not isinstance(converter.nb2html, CachedConverter)
+
+
+def test_environment_overrides_reach_the_cache_fence_and_notebooks(
+    site_config, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("ATTENTION_DOCS_CACHE", "off")
+    monkeypatch.setenv("ATTENTION_DOCS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("ATTENTION_DOCS_EXECUTE", "off")
+    monkeypatch.setenv("ATTENTION_DOCS_EXECUTE_NOTEBOOKS", "false")
+    plugin = site_config.plugins["attention_docs"]
+    plugin.on_config(site_config)
+    assert (plugin.cache.enabled, plugin.cache.folder) == (False, tmp_path)
+    assert plugin.fence.execute is False
+    assert plugin.converter.execute is False
+
+
+def test_the_plugin_outlives_serve_rebuilds():
+    # MkDocs keeps an instance across `mkdocs serve` rebuilds only if it has
+    # on_startup; the cache needs that to notice a library edit.
+    assert hasattr(AttentionDocsPlugin, "on_startup")
