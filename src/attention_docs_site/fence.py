@@ -68,23 +68,6 @@ class CachedFence:
             history.append(source)
         if not self.execute:
             return NOT_EXECUTED
-
-        def run() -> tuple[str, bool]:
-            if session in self.stale:
-                for old in earlier:
-                    _markdown_exec(old, language, css_class, options, md, **kwargs)
-                self.stale.discard(session)
-            watcher = _Warnings()
-            exec_logger = logging.getLogger(EXEC_LOGGER)
-            exec_logger.addHandler(watcher)
-            try:
-                html = _markdown_exec(
-                    source, language, css_class, options, md, **kwargs
-                )
-            finally:
-                exec_logger.removeHandler(watcher)
-            return html, watcher.count == 0  # never cache a failing block
-
         parts = {
             "language": language,
             "session": session,
@@ -92,11 +75,43 @@ class CachedFence:
             "source": source,
             "options": {k: v for k, v in options.items() if k != "md"},
         }
+        args = (language, css_class, options, md)
         hits = self.cache.stats.hits
-        html = self.cache.cached("block", f"block in session {session!r}", run, **parts)
+        html = self.cache.cached(
+            "block",
+            f"block in session {session!r}",
+            lambda: self._run(source, session, earlier, args, kwargs),
+            **parts,
+        )
         if session and self.cache.stats.hits > hits:
             self.stale.add(session)
         return html
+
+    def _run(
+        self,
+        source: str,
+        session: str,
+        earlier: list[str],
+        args: tuple[object, ...],
+        kwargs: dict[str, object],
+    ) -> tuple[str, bool]:
+        """Run a block with markdown-exec: ``(html, whether to cache it)``.
+
+        The earlier blocks of a stale session run first; a block that logged a
+        warning (it raised) is never cached.
+        """
+        if session in self.stale:
+            for old in earlier:
+                _markdown_exec(old, *args, **kwargs)
+            self.stale.discard(session)
+        watcher = _Warnings()
+        exec_logger = logging.getLogger(EXEC_LOGGER)
+        exec_logger.addHandler(watcher)
+        try:
+            html = _markdown_exec(source, *args, **kwargs)
+        finally:
+            exec_logger.removeHandler(watcher)
+        return html, watcher.count == 0
 
 
 def _markdown_exec(*args: object, **kwargs: object) -> str:

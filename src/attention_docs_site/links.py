@@ -111,25 +111,35 @@ def check_site(site: Path, site_url: str | None = None) -> Report:
         location = path.relative_to(site).as_posix()
         here = urljoin(_LOCAL, prefix + location)
         for line, url in page.links:
-            own = base is not None and url.startswith(base)
-            absolute = urljoin(here, prefix + url[len(base) :] if own else url)
-            resolved = urlsplit(absolute)
-            if resolved.scheme in _SKIPPED_SCHEMES:
-                continue
-            if f"{resolved.scheme}://{resolved.netloc}/" != _LOCAL:
+            kind, problem = _check_link(site, pages, url, here, base, prefix)
+            if kind == "external":
                 external.add(url)
-                if not _well_formed(url):
-                    broken.append(f"{location}:{line}: {url}: malformed external link")
-                continue
-            checked += 1
-            if not resolved.path.startswith(prefix):
-                problem = f"{resolved.path} is outside the site's path {prefix}"
-            else:
-                inside = "/" + resolved.path[len(prefix) :]
-                problem = _problem(site, pages, inside, resolved.fragment)
+            checked += kind == "internal"
             if problem:
                 broken.append(f"{location}:{line}: {url}: {problem}")
     return Report(broken=broken, external=sorted(external), checked=checked)
+
+
+def _check_link(
+    site: Path,
+    pages: dict[Path, _Page],
+    url: str,
+    here: str,
+    base: str | None,
+    prefix: str,
+) -> tuple[str, str | None]:
+    """Whether a link is skipped, external or internal, and what is wrong with it."""
+    own = base is not None and url.startswith(base)
+    absolute = urljoin(here, prefix + url[len(base) :] if own else url)
+    resolved = urlsplit(absolute)
+    if resolved.scheme in _SKIPPED_SCHEMES:
+        return "skipped", None
+    if f"{resolved.scheme}://{resolved.netloc}/" != _LOCAL:
+        return "external", None if _well_formed(url) else "malformed external link"
+    if not resolved.path.startswith(prefix):
+        return "internal", f"{resolved.path} is outside the site's path {prefix}"
+    inside = "/" + resolved.path[len(prefix) :]
+    return "internal", _problem(site, pages, inside, resolved.fragment)
 
 
 def _problem(

@@ -1,0 +1,68 @@
+"""Translation status, provenance and parity checks for the docs, with a command line.
+
+Every translated page ``page.zh.md`` records in its front matter which version of
+its English source ``page.md`` it translates::
+
+    translation:
+      source: page.md
+      source_hash: 1f2e3d4c5b6a7988        # hash of the English text
+      sections:                            # one short hash per English section
+        "": 0a1b2c3d
+        "A data set to regress": 4e5f6a7b
+
+For exercise notebooks (jupytext Markdown) the same mapping lives under
+``jupyter: attention_docs_translation:`` so that it becomes notebook metadata.
+The hash ignores the English front matter and all differences in white space,
+so re-wrapping a paragraph does not make a translation outdated.
+
+Modules: ``pages`` (front matter, sections, hashes, provenance, paths),
+``parity``, ``status``, ``scaffold`` (new translations and marking them done)
+and ``cli``. Run ``python -m attention_docs_site.translations --help`` for the
+commands.
+"""
+
+from .cli import main
+from .pages import (
+    LANGS,
+    TranslationError,
+    english_pages,
+    english_path,
+    is_notebook_front,
+    provenance,
+    read_provenance,
+    section_hashes,
+    sections,
+    source_hash,
+    split_front_matter,
+    translation_path,
+    write_provenance,
+)
+from .parity import Violation, parity
+from .scaffold import TODO, mark, scaffold
+from .status import PageStatus, orphans, page_status, status
+
+__all__ = [
+    "LANGS",
+    "TODO",
+    "PageStatus",
+    "TranslationError",
+    "Violation",
+    "english_pages",
+    "english_path",
+    "is_notebook_front",
+    "main",
+    "mark",
+    "orphans",
+    "page_status",
+    "parity",
+    "provenance",
+    "read_provenance",
+    "scaffold",
+    "section_hashes",
+    "sections",
+    "source_hash",
+    "split_front_matter",
+    "status",
+    "translation_path",
+    "write_provenance",
+]
