@@ -29,7 +29,7 @@ import platform
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 logger = logging.getLogger("mkdocs.plugins.attention_docs.cache")
@@ -84,12 +84,10 @@ class Stats:
     hits: int = 0
     misses: int = 0
     corrupt: int = 0
-    runs: list[str] = field(default_factory=list)
 
     def reset(self) -> None:
         """Start counting a new build."""
         self.hits = self.misses = self.corrupt = 0
-        self.runs.clear()
 
 
 def _checksum(payload: str) -> str:
@@ -203,7 +201,7 @@ class ExecCache:
             self.stats.hits += 1
             return value
         self.stats.misses += 1
-        self.stats.runs.append(label)
+        logger.debug("computing %s", label)
         value, keep = compute()
         if keep:
             self.store(key, value)

@@ -46,11 +46,6 @@ class CachedFence:
         # Sessions whose interpreter state is behind (an earlier block was cached).
         self.stale: set[str] = set()
 
-    def start_build(self) -> None:
-        """Forget the sessions of the previous build."""
-        self.sessions.clear()
-        self.stale.clear()
-
     def __call__(
         self,
         source: str,
