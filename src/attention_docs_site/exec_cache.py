@@ -1,14 +1,19 @@
 """The execution cache: code blocks' and notebooks' output, kept between builds.
 
-An entry is keyed on everything its output can depend on:
+An entry is found by a key made of everything its output can depend on
+besides the teaching library:
 
 - the code (for a block, with every earlier block of its session, since a block
   may use what they defined; for a notebook, the whole file);
 - the page language and the block options;
-- a fingerprint of the source of the teaching library, ``attention_docs``
-  (any edit to it changes the fingerprint, so every entry is recomputed; the
-  build machinery lives in another package and does not count);
 - the versions of Python, numpy, torch and matplotlib.
+
+The entry also records the library code the run reached (see
+:mod:`.library_reach`): the source digest of each function and method it
+executed, with every module's data. It is served only while all of those are
+unchanged, so an edit to one plotting function re-runs the blocks that called
+it, directly or indirectly, and no others. The build machinery lives in
+another package and never counts.
 
 Both languages share one cache folder, entries are never evicted by another
 build, and they survive ``mkdocs serve`` rebuilds and new runs. Each entry is
@@ -31,6 +36,8 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from .library_reach import LibrarySource, Reach
 
 logger = logging.getLogger("mkdocs.plugins.attention_docs.cache")
 
@@ -84,10 +91,20 @@ class Stats:
     hits: int = 0
     misses: int = 0
     corrupt: int = 0
+    outdated: int = 0  # misses whose entry ran library code that has changed
 
     def reset(self) -> None:
         """Start counting a new build."""
-        self.hits = self.misses = self.corrupt = 0
+        self.hits = self.misses = self.corrupt = self.outdated = 0
+
+
+@dataclass(frozen=True)
+class Cached:
+    """A cached value with the library units its run reached."""
+
+    value: object
+    units: frozenset[str]
+    hit: bool
 
 
 def _checksum(payload: str) -> str:
@@ -95,7 +112,7 @@ def _checksum(payload: str) -> str:
 
 
 class ExecCache:
-    """One cache folder, with the counts and the library fingerprint of a build.
+    """One cache folder, with the counts and the library source of a build.
 
     Parameters:
         folder: Where entries are stored.
@@ -113,6 +130,7 @@ class ExecCache:
         self.library = library
         self.stats = Stats()
         self.fingerprint = library_fingerprint(library)
+        self.source = LibrarySource(library or library_folder())
 
     def key(self, kind: str, **parts: object) -> str:
         """The key of one computation.
@@ -124,12 +142,7 @@ class ExecCache:
         Returns:
             A hex digest.
         """
-        material = {
-            "kind": kind,
-            "parts": parts,
-            "library": self.fingerprint,
-            "environment": environment(),
-        }
+        material = {"kind": kind, "parts": parts, "environment": environment()}
         encoded = json.dumps(material, sort_keys=True, default=str).encode()
         return hashlib.sha256(encoded).hexdigest()
 
@@ -181,38 +194,49 @@ class ExecCache:
         kind: str,
         label: str,
         compute: Callable[[], tuple[object, bool]],
+        *,
+        carried: frozenset[str] = frozenset(),
         **parts: object,
-    ) -> object:
-        """Return the cached value for ``parts``, computing and storing it on a miss.
+    ) -> Cached:
+        """The cached value for ``parts``, computed and stored when missing or outdated.
 
         Parameters:
             kind: ``"block"`` or ``"notebook"``.
             label: What is computed, for the build log.
             compute: Computes ``(value, keep)``; ``keep`` is False when the value
                 must not be cached (for example, when the code raised).
+            carried: Library units the value depends on through state that
+                ``compute`` does not rebuild (earlier blocks of a session).
             **parts: What the value depends on besides the library and versions.
 
         Returns:
-            The value.
+            The value, with every library unit it depends on.
         """
         key = self.key(kind, **parts)
-        value = self.load(key)
-        if value is not None:
+        entry = self.load(key)
+        if isinstance(entry, dict) and self.source.is_fresh(entry["units"]):
             self.stats.hits += 1
-            return value
+            return Cached(entry["value"], frozenset(entry["units"]), hit=True)
         self.stats.misses += 1
+        self.stats.outdated += entry is not None
         logger.debug("computing %s", label)
-        value, keep = compute()
+        reach = Reach(self.source)
+        if self.enabled:
+            with reach.tracing():
+                value, keep = compute()
+        else:
+            value, keep = compute()
+        units = reach.units | carried | self.source.data_units()
         if keep:
-            self.store(key, value)
-        return value
+            self.store(key, {"units": self.source.current(units), "value": value})
+        return Cached(value, frozenset(units), hit=False)
 
     def start_build(self) -> bool:
-        """Reset the counts and make the pages import the library's current source.
+        """Reset the counts, re-read the library, and make pages import it anew.
 
         ``mkdocs serve`` keeps one Python process across rebuilds, so after a
         library edit the pages would still run the modules imported before it,
-        and the cache would store stale figures under the new key. When the
+        and the cache would store stale figures under the new source. When the
         library's fingerprint changed since the last build, its modules are
         dropped from ``sys.modules`` so that pages import them anew. The build
         machinery is another package and keeps its modules.
@@ -225,6 +249,8 @@ class ExecCache:
         changed = current != self.fingerprint
         self.fingerprint = current
         if changed:
-            for name in [n for n in sys.modules if n.split(".")[0] == LIBRARY_NAME]:
+            self.source = LibrarySource(self.library or library_folder())
+            package = self.source.package
+            for name in [n for n in sys.modules if n.split(".")[0] == package]:
                 del sys.modules[name]
         return changed

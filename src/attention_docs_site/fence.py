@@ -28,9 +28,10 @@ class CachedFence:
 
     The plugin registers it as the format of ``python`` custom fences (with
     markdown-exec's validator). A block's key includes the sources of the
-    earlier blocks of its session. On a miss in a session whose earlier
-    blocks were served from the cache, those blocks are run first (their
-    output discarded), so the session holds what the block may use.
+    earlier blocks of its session, and its entry the library code they reached
+    as well as its own. On a miss in a session whose earlier blocks were
+    served from the cache, those blocks are run first (their output
+    discarded), so the session holds what the block may use.
 
     Parameters:
         cache: Where outputs are kept.
@@ -45,6 +46,8 @@ class CachedFence:
         self.sessions: dict[str, list[str]] = {}
         # Sessions whose interpreter state is behind (an earlier block was cached).
         self.stale: set[str] = set()
+        # Library units reached so far by the blocks of each session.
+        self.reached: dict[str, frozenset[str]] = {}
 
     def __call__(
         self,
@@ -71,16 +74,18 @@ class CachedFence:
             "options": {k: v for k, v in options.items() if k != "md"},
         }
         args = (language, css_class, options, md)
-        hits = self.cache.stats.hits
-        html = self.cache.cached(
+        result = self.cache.cached(
             "block",
             f"block in session {session!r}",
             lambda: self._run(source, session, earlier, args, kwargs),
+            carried=self.reached.get(session, frozenset()),
             **parts,
         )
-        if session and self.cache.stats.hits > hits:
-            self.stale.add(session)
-        return html
+        if session:
+            self.reached[session] = result.units
+            if result.hit:
+                self.stale.add(session)
+        return result.value
 
     def _run(
         self,

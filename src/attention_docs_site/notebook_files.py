@@ -53,7 +53,7 @@ class CachedConverter:
             name=Path(nb_path).name,
             options=options,
             form="html+ipynb",
-        )
+        ).value
         self.executed[str(Path(nb_path).resolve())] = entry["ipynb"]
         return entry["html"]
 

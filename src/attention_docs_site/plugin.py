@@ -252,11 +252,12 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         stats = self.cache.stats
         log.info(
             "attention_docs cache (%s): %d hits, %d misses, %d corrupt entries "
-            "recomputed",
+            "recomputed, %d outdated by a library edit",
             "on" if self.cache.enabled else "off",
             stats.hits,
             stats.misses,
             stats.corrupt,
+            stats.outdated,
         )
 
     @event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language

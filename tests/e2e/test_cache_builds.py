@@ -22,6 +22,23 @@ def cache_line(result):
     )
 
 
+def blocks_from_first_call(docs, call):
+    """Executed blocks of each session from the first one that contains ``call``."""
+    count = 0
+    for page in docs.rglob("*.md"):
+        sessions = {}
+        for options, body in EXEC_BLOCK.findall(page.read_text()):
+            session = re.search(r'session="([^"]+)"', options)
+            sessions.setdefault(session and session[1], []).append(body)
+        for blocks in sessions.values():
+            first = next((i for i, b in enumerate(blocks) if call in b), len(blocks))
+            count += len(blocks) - first
+    return count
+
+
+EXEC_BLOCK = re.compile(r'^```python ([^\n]*exec="on"[^\n]*)\n(.*?)^```', re.M | re.S)
+
+
 def test_cache_in_real_builds(tmp_path):
     project = copy_site(tmp_path / "project")
     library = project / "src"
@@ -52,7 +69,18 @@ def test_cache_in_real_builds(tmp_path):
     assert (misses, corrupt) == (1, 1)
     assert '<svg role="img"' in (site / "index.html").read_text()
 
-    # A library edit changes the figure on the next build.
+    # A function edit re-runs the blocks that reached it, and only those: the
+    # cue figures' blocks and the later blocks of their sessions.
+    scene = library / "attention_docs" / "diagrams.py"
+    scene.write_text(scene.read_text().replace('"#1f5fa8"', '"#1f5fa9"'))
+    _, hits, misses, _ = cache_line(build(cache=store))
+    reached = blocks_from_first_call(project / "docs", "_cue(")
+    assert reached == 4  # attention-cues.md and its translation, two blocks each
+    assert (hits, misses) == (cold - reached, reached)
+    for page in ("attention-cues", "zh/attention-cues"):
+        assert "#1f5fa9" in (site / page / "index.html").read_text()
+
+    # A table edit changes the figure on the next build.
     labels = library / "attention_docs" / "labels.py"
     labels.write_text(labels.read_text().replace('"keys": "Keys"', '"keys": "Key set"'))
     _, hits, misses, _ = cache_line(build(cache=store))

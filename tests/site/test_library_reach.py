@@ -1,0 +1,295 @@
+"""Which library code a run reached: every edit that could change its output shows."""
+
+import cProfile
+import importlib
+import pstats
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import attention_docs
+from attention_docs_site.library_reach import DATA, LibrarySource, Reach, clear_memos
+
+TOY = {
+    "__init__.py": "",
+    "tables.py": """
+        NAMES = {"a": "A", "b": "B"}
+
+
+        def unused_table_helper():
+            return NAMES
+    """,
+    "core.py": """
+        import functools
+        import inspect
+        from dataclasses import dataclass
+
+        from . import tables
+
+        SCALE = 3
+        double = lambda x: 2 * x  # noqa: E731
+
+
+        def inner(key):
+            return tables.NAMES[key]
+
+
+        def outer(key):
+            return inner(key) * SCALE
+
+
+        @functools.cache
+        def memo(n):
+            return inner("a") * n
+
+
+        def through_memo():
+            return memo(2)
+
+
+        @dataclass
+        class Point:
+            x: int = 1
+
+            def shifted(self):
+                return self.x + 1
+
+
+        def make_point():
+            return Point()
+
+
+        def shifted_point():
+            return Point().shifted()
+
+
+        def listed():
+            return "secret"
+
+
+        def listing():
+            return inspect.getsource(listed)
+
+
+        def nested():
+            def helper():
+                return [SCALE for _ in range(2)]
+
+            return helper()
+
+
+        def untouched():
+            return "never called"
+    """,
+}
+
+# What each run's output depends on, by reading the toy's code: the functions it
+# executes and the data they read (module data is always included).
+RUNS = {
+    "outer": ({"core:outer", "core:inner"}, lambda m: m.outer("a")),
+    "through_memo": (
+        {"core:through_memo", "core:memo", "core:inner"},
+        lambda m: m.through_memo(),
+    ),
+    "make_point": ({"core:make_point"}, lambda m: m.make_point()),
+    "shifted_point": (
+        {"core:shifted_point", "core:Point.shifted"},
+        lambda m: m.shifted_point(),
+    ),
+    # Source read as text: the whole module counts, as linecache reads it whole.
+    "listing": (
+        {
+            f"core:{name}"
+            for name in (
+                "inner outer memo through_memo Point.shifted make_point "
+                "shifted_point listed listing nested untouched"
+            ).split()
+        },
+        lambda m: m.listing(),
+    ),
+    "nested": ({"core:nested"}, lambda m: m.nested()),
+}
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    package = tmp_path / "toylib"
+    package.mkdir()
+    for name, text in TOY.items():
+        (package / name).write_text(textwrap.dedent(text).lstrip())
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield package
+    for name in [n for n in sys.modules if n.split(".")[0] == "toylib"]:
+        del sys.modules[name]
+
+
+def run_traced(package, call):
+    core = importlib.import_module("toylib.core")
+    call(core)  # memoised results and imports are warm before the traced run
+    source = LibrarySource(package)
+    reach = Reach(source)
+    with reach.tracing():
+        call(core)
+    return source, reach.units | source.data_units()
+
+
+def edit(package, unit):
+    """Change one unit's source text (a comment inside it) and nothing else."""
+    module, name = unit.split(":")
+    path = package / f"{module.removeprefix('toylib').lstrip('.') or '__init__'}.py"
+    lines = path.read_text().splitlines(keepends=True)
+    if name == DATA:
+        lines.append("# edited data\n")
+    else:
+        last = name.split(".")[-1]
+        index = next(i for i, line in enumerate(lines) if f"def {last}(" in line)
+        indent = len(lines[index + 1]) - len(lines[index + 1].lstrip())
+        lines.insert(index + 1, " " * indent + "# edited\n")
+    path.write_text("".join(lines))
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_an_edit_outdates_a_run_exactly_when_the_run_reached_it(toy, run):
+    expected, call = RUNS[run]
+    source, units = run_traced(toy, call)
+    recorded = source.current(units)
+    data = {f"{m}:{DATA}" for m in ("toylib", "toylib.core", "toylib.tables")}
+    assert units == {f"toylib.{u}" for u in expected} | data
+    original = {path: path.read_text() for path in toy.glob("*.py")}
+    for unit in sorted(set(LibrarySource(toy).digests)):
+        edit(toy, unit)
+        fresh = LibrarySource(toy).is_fresh(recorded)
+        assert fresh == (unit not in units), unit
+        for path, text in original.items():
+            path.write_text(text)
+    assert LibrarySource(toy).is_fresh(recorded)
+
+
+def test_a_removed_function_outdates_the_runs_that_reached_it(toy):
+    source, units = run_traced(toy, lambda m: m.outer("a"))
+    recorded = source.current(units)
+    core = toy / "core.py"
+    core.write_text(core.read_text().replace("def inner(key)", "def renamed(key)"))
+    assert not LibrarySource(toy).is_fresh(recorded)
+
+
+def test_memo_caches_are_emptied_before_a_traced_run(toy):
+    core = importlib.import_module("toylib.core")
+    core.memo(2)
+    assert core.memo.cache_info().currsize == 1
+    assert clear_memos("toylib") == 1
+    assert core.memo.cache_info().currsize == 0
+
+
+def test_a_trace_already_set_keeps_running(toy):
+    seen = []
+
+    def other(frame, event, arg):
+        seen.append(frame.f_code.co_name)
+
+    core = importlib.import_module("toylib.core")
+    previous = sys.gettrace()
+    sys.settrace(other)
+    try:
+        with Reach(LibrarySource(toy)).tracing() as reach:
+            core.outer("a")
+    finally:
+        sys.settrace(previous)
+    assert "outer" in seen and "toylib.core:outer" in reach.units
+
+
+def test_the_library_memoises_only_with_module_level_functools_caches():
+    """clear_memos finds caches on module attributes; any other memo would hide."""
+    import ast
+
+    root = Path(attention_docs.__file__).parent
+    for path in root.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        top = {id(node) for node in tree.body}
+        for node in ast.walk(tree):
+            for decorator in getattr(node, "decorator_list", []):
+                text = ast.unparse(decorator)
+                if "cache" in text or "memo" in text:
+                    assert id(node) in top, f"{path.name}: {node.name} memoised inside"
+            if isinstance(node, ast.Name | ast.Attribute):
+                assert ast.unparse(node) not in {"lru_cache", "functools.lru_cache"}
+
+
+def test_the_traced_units_cover_every_library_function_a_profiler_sees():
+    """cProfile, an independent tracer, lists the calls of real figures."""
+    from attention_docs import figures
+
+    source = LibrarySource(Path(attention_docs.__file__).parent, "attention_docs")
+
+    def figures_run():
+        figures.parametric_fit("zh")
+        figures.qkv_diagram("en")
+        figures.kernel_comparison("en")
+
+    figures_run()
+    reach = Reach(source)
+    with reach.tracing():
+        figures_run()
+    clear_memos("attention_docs")
+    profile = cProfile.Profile()
+    profile.runcall(figures_run)
+    library = str(Path(attention_docs.__file__).parent.resolve())
+    called = set()
+    for filename, line, _name in pstats.Stats(profile).stats:
+        if filename.startswith(library):
+            called.add(source.unit_at(str(Path(filename).resolve()), line))
+    assert len(called) > 20
+    assert called <= reach.units | source.data_units()
+    assert "attention_docs.figures:trained" in reach.units  # memoised, still seen
+
+
+PAGE = """
+```python exec="on" session="s"
+from toylib import core
+value = core.outer("a")
+print("first")
+```
+
+```python exec="on" session="s"
+print(value)
+```
+"""
+
+
+def render(cache):
+    import markdown
+    from markdown_exec import validator
+
+    from attention_docs_site.fence import CachedFence
+
+    cache.start_build()
+    fence = CachedFence(cache)
+    python = {"name": "python", "class": "python", "validator": validator}
+    md = markdown.Markdown(
+        extensions=["pymdownx.superfences"],
+        extension_configs={
+            "pymdownx.superfences": {"custom_fences": [{**python, "format": fence}]}
+        },
+    )
+    html = md.convert(PAGE)
+    return html, (cache.stats.hits, cache.stats.misses)
+
+
+def test_a_later_block_reruns_when_code_an_earlier_block_reached_changes(toy, tmp_path):
+    from attention_docs_site.exec_cache import ExecCache
+
+    cache = ExecCache(tmp_path / "cache", library=toy)
+    html, counts = render(cache)
+    assert "AAA" in html and counts == (0, 2)
+    assert render(cache)[1] == (2, 0)
+    core = toy / "core.py"
+    text = core.read_text()
+    core.write_text(text.replace('return "never called"', 'return "edited"'))
+    assert render(cache)[1] == (2, 0)  # no block reached it
+    # The second block only prints a variable; the first block's call made it.
+    core.write_text(text.replace("return tables.NAMES[key]", "return key"))
+    html, counts = render(cache)
+    assert "aaa" in html and counts == (0, 2)
+    assert cache.stats.outdated == 2
