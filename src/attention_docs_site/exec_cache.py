@@ -37,7 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .library_reach import LibrarySource, Reach
+from .library_reach import Recorder
+from .library_source import LibrarySource
 
 logger = logging.getLogger("mkdocs.plugins.attention_docs.cache")
 
@@ -131,6 +132,7 @@ class ExecCache:
         self.stats = Stats()
         self.fingerprint = library_fingerprint(library)
         self.source = LibrarySource(library or library_folder())
+        self.recorder = Recorder(self.source)
 
     def key(self, kind: str, **parts: object) -> str:
         """The key of one computation.
@@ -214,19 +216,20 @@ class ExecCache:
         """
         key = self.key(kind, **parts)
         entry = self.load(key)
-        if isinstance(entry, dict) and self.source.is_fresh(entry["units"]):
+        units = entry.get("units") if isinstance(entry, dict) else None
+        if isinstance(units, dict) and self.source.is_fresh(units):
             self.stats.hits += 1
             return Cached(entry["value"], frozenset(entry["units"]), hit=True)
         self.stats.misses += 1
         self.stats.outdated += entry is not None
         logger.debug("computing %s", label)
-        reach = Reach(self.source)
+        reached: set[str] = set()
         if self.enabled:
-            with reach.tracing():
+            with self.recorder.recording() as reached:
                 value, keep = compute()
         else:
             value, keep = compute()
-        units = reach.units | carried | self.source.data_units()
+        units = reached | carried | self.source.data_units()
         if keep:
             self.store(key, {"units": self.source.current(units), "value": value})
         return Cached(value, frozenset(units), hit=False)
@@ -250,6 +253,7 @@ class ExecCache:
         self.fingerprint = current
         if changed:
             self.source = LibrarySource(self.library or library_folder())
+            self.recorder = Recorder(self.source)
             package = self.source.package
             for name in [n for n in sys.modules if n.split(".")[0] == package]:
                 del sys.modules[name]

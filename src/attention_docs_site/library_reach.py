@@ -1,21 +1,22 @@
 """Which parts of the teaching library a run reached, and their current source.
 
-The library's source is cut into *units*:
+The library's source is cut into *units* by :mod:`.library_source`: each
+top-level function, each method of a top-level class, and each module's data.
 
-- each top-level function, named ``module:function``;
-- each method of a top-level class, named ``module:Class.method``;
-- everything else in a module (imports, constants, tables, class headers and
-  attributes, module-level lambdas), one unit per module, ``module:<data>``.
+While the build runs, the library's modules are imported *instrumented*: the
+first statement of each function and method unit reports the unit (one small
+call; no other code is slowed, unlike ``sys.settrace``, which doubled the
+time of the pages' code). A :class:`Recorder` collects what a run reported.
+A cache entry is then keyed on the source of those units and of every
+module's data unit, so an edit to one plotting function re-runs only the
+blocks that called it, and an edit to a table re-runs all of them. Nested
+functions and lambdas belong to the unit that defines them, which ran to
+define them. Three ways a run can depend on code it did not execute are
+closed here:
 
-:class:`Reach` records, while code runs, which function and method units
-executed (with any function or lambda nested in them). A cache entry is then
-keyed on the source of those units and of every module's data unit, so an
-edit to one plotting function re-runs only the blocks that called it, and an
-edit to a table re-runs all of them. Three ways a run can depend on code it
-did not execute are closed here:
-
-- *memoised results*: before each run, every ``functools`` cache of the
-  library is emptied, so a memoised function runs (and is recorded) again;
+- *memoised results*: a memo that serves a result brings the units of the run
+  that filled it; a memo filled while nothing was recording is emptied before
+  the next run;
 - *source read as text* (``inspect.getsource``, through ``linecache``): the
   run depends on every unit of that module;
 - *objects made by code generated at import time* (dataclasses' ``__init__``,
@@ -26,154 +27,200 @@ from __future__ import annotations
 
 import ast
 import functools
-import hashlib
+import importlib.abc
+import importlib.machinery
 import linecache
 import sys
 import types
-from bisect import bisect_right
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
-DATA = "<data>"
+from .library_source import LibrarySource, is_function
+
+_RECORDING: list[set[str]] = []  # the sets of the recordings under way
+HOOK = "__attention_docs_reached__"
 
 
-@dataclass(frozen=True)
-class _Module:
-    """One source file of the library, cut into units."""
-
-    name: str
-    units: dict[str, str]  # unit name -> digest of its source
-    starts: list[int]  # first lines of the function units, sorted
-    spans: list[tuple[int, int, str]]  # (first, last, unit), same order
+def _reached(unit: str) -> None:
+    """Called by the first statement of every instrumented function."""
+    if _RECORDING:
+        _RECORDING[-1].add(unit)
 
 
-def _function_spans(tree: ast.Module) -> list[tuple[int, int, str]]:
-    """(first line, last line, qualified name) of each function and method unit."""
-    spans = []
-    for node in tree.body:
-        defs = [(node, node.name)] if _is_function(node) else []
-        if isinstance(node, ast.ClassDef):
-            defs = [(d, f"{node.name}.{d.name}") for d in node.body if _is_function(d)]
-        for definition, name in defs:
-            decorators = [d.lineno for d in definition.decorator_list]
-            first = min([definition.lineno, *decorators])
-            spans.append((first, definition.end_lineno or first, name))
-    return sorted(spans)
+class _Instrument(ast.NodeTransformer):
+    """Make each function and method unit report itself when it starts."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+
+    def visit_Module(self, node: ast.Module) -> ast.Module:
+        for statement in node.body:
+            if is_function(statement):
+                self._report(statement, statement.name)
+            elif isinstance(statement, ast.ClassDef):
+                for member in statement.body:
+                    if is_function(member):
+                        self._report(member, f"{statement.name}.{member.name}")
+        return node
+
+    def _report(self, function: ast.FunctionDef, name: str) -> None:
+        first = function.body[0]
+        call = ast.Expr(
+            ast.Call(
+                ast.Name(HOOK, ast.Load()), [ast.Constant(f"{self.module}:{name}")], []
+            )
+        )
+        ast.copy_location(call, first)
+        ast.fix_missing_locations(call)
+        docstring = (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+        )
+        function.body.insert(1 if docstring else 0, call)
 
 
-def _is_function(node: ast.AST) -> bool:
-    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+class _Loader(importlib.machinery.SourceFileLoader):
+    """Loads a library module with its functions instrumented (no bytecode cache)."""
+
+    def get_code(self, fullname: str) -> types.CodeType:
+        source = self.get_data(self.path).decode("utf-8")
+        tree = _Instrument(fullname).visit(ast.parse(source, self.path))
+        return compile(tree, self.path, "exec", dont_inherit=True)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        setattr(module, HOOK, _reached)
+        super().exec_module(module)
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the instrumented packages' modules and gives them :class:`_Loader`."""
+
+    def __init__(self) -> None:
+        self.packages: set[str] = set()
+
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname.split(".")[0] not in self.packages:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        if not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
+            return spec
+        spec.loader = _Loader(fullname, spec.origin)
+        return spec
 
 
-def _cut(name: str, text: str) -> _Module:
-    """Cut one module's source into its units."""
-    lines = text.splitlines(keepends=True)
-    spans = _function_spans(ast.parse(text))
-    units = {}
-    data = list(lines)
-    for first, last, unit in spans:
-        units[f"{name}:{unit}"] = _digest("".join(lines[first - 1 : last]))
-        data[first - 1 : last] = [""] * (last - first + 1)
-        data[first - 1] = f"<{unit}>\n"
-    units[f"{name}:{DATA}"] = _digest("".join(data))
-    spans = [(first, last, f"{name}:{unit}") for first, last, unit in spans]
-    return _Module(name, units, [s[0] for s in spans], spans)
+_FINDER = _Finder()
 
 
-class LibrarySource:
-    """The library's units and their digests, read from its files once.
+def instrument(package: str) -> None:
+    """Import a package's modules instrumented from now on."""
+    _FINDER.packages.add(package)
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _FINDER)
+
+
+def drop_uninstrumented(package: str) -> bool:
+    """Make the package import anew if any of its modules is not instrumented.
+
+    A module imported before :func:`instrument` would run without reporting.
+    All the package's modules are then removed from ``sys.modules`` together,
+    so that they import again, instrumented, and refer to one another.
+
+    Returns:
+        Whether modules were removed.
+    """
+    names = [n for n in sys.modules if n.split(".")[0] == package]
+    if all(hasattr(sys.modules[name], HOOK) for name in names):
+        return False
+    for name in names:
+        del sys.modules[name]
+    return True
+
+
+def uninstrument(package: str) -> None:
+    """Import the package normally again (modules already loaded stay as they are)."""
+    _FINDER.packages.discard(package)
+
+
+class Recorder:
+    """Records the library units runs execute, across the runs of a build or serve.
+
+    Creating a recorder makes the library's modules import instrumented: each
+    function and method reports itself when it starts, at the cost of one
+    small call, and no other code is slowed. Keep one recorder while the
+    modules stay imported: it remembers what each memoised function reached.
 
     Parameters:
-        root: The package folder.
-        package: The package's import name (the folder's name by default).
+        source: The library's units.
     """
 
-    def __init__(self, root: Path, package: str | None = None) -> None:
-        self.root = Path(root)
-        self.package = package or self.root.name
-        self.modules: dict[str, _Module] = {}  # resolved file path -> module
-        for path in sorted(self.root.rglob("*.py")):
-            parts = path.relative_to(self.root).with_suffix("").parts
-            dotted = ".".join((self.package, *parts)).removesuffix(".__init__")
-            self.modules[str(path.resolve())] = _cut(dotted, path.read_text("utf-8"))
-        self.digests = {
-            unit: digest
-            for module in self.modules.values()
-            for unit, digest in module.units.items()
-        }
+    def __init__(self, source: LibrarySource) -> None:
+        self.source = source
+        self.memo_units: dict[str, set[str]] = {}  # memoised unit -> its reach
+        instrument(source.package)
 
-    def data_units(self) -> set[str]:
-        """Every module's data unit: what any run may read without calling."""
-        return {f"{module.name}:{DATA}" for module in self.modules.values()}
-
-    def unit_at(self, filename: str, line: int) -> str | None:
-        """The unit of code starting at a line of a file, None outside the library."""
-        module = self.modules.get(filename)
-        if module is None:
-            return None
-        index = bisect_right(module.starts, line) - 1
-        if index >= 0:
-            first, last, unit = module.spans[index]
-            if first <= line <= last:
-                return unit
-        return f"{module.name}:{DATA}"
-
-    def units_of_file(self, filename: str) -> set[str]:
-        """Every unit of one file (empty outside the library)."""
-        module = self.modules.get(filename)
-        return set(module.units) if module else set()
-
-    def current(self, units: set[str] | frozenset[str]) -> dict[str, str | None]:
-        """The digest of each unit now (None for a unit that no longer exists)."""
-        return {unit: self.digests.get(unit) for unit in sorted(units)}
-
-    def is_fresh(self, recorded: dict[str, str | None]) -> bool:
-        """Whether every recorded unit still has its recorded source."""
-        return all(self.digests.get(unit) == sha for unit, sha in recorded.items())
-
-
-@dataclass
-class Reach:
-    """Records the library units a run executes (use :meth:`tracing`)."""
-
-    source: LibrarySource
-    units: set[str] = field(default_factory=set)
-    _seen: dict[types.CodeType, str | None] = field(default_factory=dict)
+    def _memos(self) -> dict[str, object]:
+        """The memoised functions that are imported, by unit."""
+        found = {}
+        for units in self.source.memoised.values():
+            for unit in units:
+                module_name, function = unit.split(":")
+                memo = getattr(sys.modules.get(module_name), function, None)
+                if callable(getattr(memo, "cache_info", None)):
+                    found[unit] = memo
+        return found
 
     @contextmanager
-    def tracing(self) -> Iterator[Reach]:
-        """Trace the calls made inside the ``with`` block (memo caches emptied first).
+    def recording(self) -> Iterator[set[str]]:
+        """Record the units executed inside the ``with`` block into the set given.
 
-        A trace function set before (a debugger's, coverage's) keeps running.
+        A memo filled while nothing recorded is emptied first. A memo that
+        serves a result inside the block brings the units of the run that
+        filled it; a memo filled inside the block keeps the block's units.
+        Source read through ``linecache`` (as ``inspect.getsource`` does)
+        brings every unit of its file.
         """
-        clear_memos(self.source.package)
-        previous = sys.gettrace()
-        getlines = linecache.getlines.__code__
+        drop_uninstrumented(self.source.package)
+        for unit, memo in self._memos().items():
+            if unit not in self.memo_units:
+                memo.cache_clear()
+        before = {unit: memo.cache_info() for unit, memo in self._memos().items()}
+        reached: set[str] = set()
+        getlines = linecache.getlines
 
-        def trace(frame: types.FrameType, event: str, arg: object) -> object:
-            code = frame.f_code
-            if code is getlines:
-                read = _resolved(frame.f_locals["filename"])
-                self.units |= self.source.units_of_file(read)
-            elif code not in self._seen:
-                self._seen[code] = self.source.unit_at(
-                    _resolved(code.co_filename), code.co_firstlineno
-                )
-            if unit := self._seen.get(code):
-                self.units.add(unit)
-            return previous(frame, event, arg) if previous else None
+        def reading(filename: str, *args: object, **kwargs: object) -> list[str]:
+            reached.update(self.source.units_of_file(_resolved(filename)))
+            return getlines(filename, *args, **kwargs)
 
-        sys.settrace(trace)
+        linecache.getlines = reading
+        _RECORDING.append(reached)
         try:
-            yield self
+            yield reached
         finally:
-            sys.settrace(previous)
+            _RECORDING.pop()
+            linecache.getlines = getlines
+            self._settle_memos(before, reached)
+
+    def _settle_memos(self, before: dict[str, object], reached: set[str]) -> None:
+        after = {unit: memo.cache_info() for unit, memo in self._memos().items()}
+        for unit, info in after.items():
+            old = before.get(unit)
+            if info.hits > (old.hits if old else 0):
+                reached |= self.memo_units.get(unit, set())
+        for unit, info in after.items():
+            old = before.get(unit)
+            if info.misses > (old.misses if old else 0):
+                self.memo_units.setdefault(unit, set()).update(reached)
 
 
 @functools.cache
@@ -184,20 +231,16 @@ def _resolved(filename: str) -> str:
         return filename
 
 
-def clear_memos(package: str) -> int:
-    """Empty every ``functools`` cache held by a module of the package.
+def clear_memo(unit: str) -> bool:
+    """Empty the ``functools`` cache of a memoised unit, if its module is imported.
 
     Returns:
-        How many caches were emptied.
+        Whether a cache was found and emptied.
     """
-    cleared = 0
-    for name, module in list(sys.modules.items()):
-        if name != package and not name.startswith(f"{package}."):
-            continue
-        for value in list(vars(module).values()):
-            if callable(getattr(value, "cache_clear", None)) and hasattr(
-                value, "__wrapped__"
-            ):
-                value.cache_clear()
-                cleared += 1
-    return cleared
+    module_name, function = unit.split(":")
+    module = sys.modules.get(module_name)
+    memo = getattr(module, function, None) if module else None
+    if callable(getattr(memo, "cache_clear", None)):
+        memo.cache_clear()
+        return True
+    return False

@@ -22,8 +22,12 @@ def cache_in_tmp(tmp_path):
 
 
 @pytest.fixture
-def cache(cache_in_tmp):
-    return ExecCache(cache_in_tmp)
+def cache(cache_in_tmp, tmp_path):
+    # A library of its own: recording a run re-imports the library it watches.
+    package = tmp_path / "cache_test_library"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    return ExecCache(cache_in_tmp, library=package)
 
 
 def test_the_fingerprint_covers_the_library_and_not_the_build_package(tmp_path):
@@ -101,8 +105,8 @@ def test_cached_counts_and_keeps_only_good_values(cache):
     assert (cache.stats.hits, cache.stats.misses) == (1, 3)
 
 
-def test_turned_off_it_computes_everything(cache_in_tmp):
-    cache = ExecCache(cache_in_tmp, enabled=False)
+def test_turned_off_it_computes_everything(cache_in_tmp, cache):
+    cache.enabled = False
     for _ in range(2):
         cache.cached("block", "a", lambda: ("v", True), source="a")
     assert (cache.stats.hits, cache.stats.misses) == (0, 2)

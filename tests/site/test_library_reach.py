@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import attention_docs
-from attention_docs_site.library_reach import DATA, LibrarySource, Reach, clear_memos
+from attention_docs_site.library_reach import Recorder, clear_memo, uninstrument
+from attention_docs_site.library_source import DATA, LibrarySource
 
 TOY = {
     "__init__.py": "",
@@ -121,18 +122,23 @@ def toy(tmp_path, monkeypatch):
         (package / name).write_text(textwrap.dedent(text).lstrip())
     monkeypatch.syspath_prepend(str(tmp_path))
     yield package
+    uninstrument("toylib")
     for name in [n for n in sys.modules if n.split(".")[0] == "toylib"]:
         del sys.modules[name]
 
 
+def core():
+    return importlib.import_module("toylib.core")
+
+
 def run_traced(package, call):
-    core = importlib.import_module("toylib.core")
-    call(core)  # memoised results and imports are warm before the traced run
     source = LibrarySource(package)
-    reach = Reach(source)
-    with reach.tracing():
-        call(core)
-    return source, reach.units | source.data_units()
+    recorder = Recorder(source)
+    with recorder.recording():
+        call(core())  # memoised results and imports are warm before the run
+    with recorder.recording() as reached:
+        call(core())
+    return source, reached | source.data_units()
 
 
 def edit(package, unit):
@@ -175,33 +181,60 @@ def test_a_removed_function_outdates_the_runs_that_reached_it(toy):
     assert not LibrarySource(toy).is_fresh(recorded)
 
 
-def test_memo_caches_are_emptied_before_a_traced_run(toy):
-    core = importlib.import_module("toylib.core")
-    core.memo(2)
-    assert core.memo.cache_info().currsize == 1
-    assert clear_memos("toylib") == 1
-    assert core.memo.cache_info().currsize == 0
+def test_a_memo_filled_unrecorded_is_emptied_and_one_recorded_is_kept(toy):
+    recorder = Recorder(LibrarySource(toy))
+    with recorder.recording():
+        core().memo(2)
+    clear_memo("toylib.core:memo")
+    recorder.memo_units.clear()
+    core().memo(2)  # nothing records this
+    with recorder.recording():
+        assert core().memo.cache_info().currsize == 0
+        core().memo(2)
+    with recorder.recording():
+        assert core().memo.cache_info().currsize == 1
+    assert clear_memo("toylib.core:memo") and core().memo.cache_info().currsize == 0
 
 
-def test_a_trace_already_set_keeps_running(toy):
-    seen = []
+def test_a_memo_served_in_a_later_run_brings_what_it_reached(toy):
+    recorder = Recorder(LibrarySource(toy))
+    with recorder.recording() as first:
+        core().through_memo()
+    with recorder.recording() as second:
+        core().through_memo()  # memo(2) is served from functools' cache
+    assert core().memo.cache_info().hits >= 1
+    assert {"toylib.core:memo", "toylib.core:inner"} <= first
+    assert second == first
 
-    def other(frame, event, arg):
-        seen.append(frame.f_code.co_name)
 
-    core = importlib.import_module("toylib.core")
-    previous = sys.gettrace()
-    sys.settrace(other)
-    try:
-        with Reach(LibrarySource(toy)).tracing() as reach:
-            core.outer("a")
-    finally:
-        sys.settrace(previous)
-    assert "outer" in seen and "toylib.core:outer" in reach.units
+def test_modules_imported_before_recording_are_imported_anew_instrumented(toy):
+    before = importlib.import_module("toylib.core")
+    with Recorder(LibrarySource(toy)).recording() as reached:
+        assert core() is not before
+        core().outer("a")
+    assert "toylib.core:outer" in reached
+
+
+def test_instrumented_functions_keep_their_docstrings_and_line_numbers(toy):
+    import traceback
+
+    core_path = toy / "core.py"
+    core_path.write_text(
+        core_path.read_text().replace(
+            "def untouched():\n", 'def untouched():\n    """Doc."""\n    1 / 0\n'
+        )
+    )
+    with Recorder(LibrarySource(toy)).recording():
+        module = core()
+        assert module.untouched.__doc__ == "Doc."
+        with pytest.raises(ZeroDivisionError) as raised:
+            module.untouched()
+    line = traceback.extract_tb(raised.value.__traceback__)[-1]
+    assert core_path.read_text().splitlines()[line.lineno - 1].strip() == "1 / 0"
 
 
 def test_the_library_memoises_only_with_module_level_functools_caches():
-    """clear_memos finds caches on module attributes; any other memo would hide."""
+    """The recorder knows memos by their decorator; any other memo would hide."""
     import ast
 
     root = Path(attention_docs.__file__).parent
@@ -219,30 +252,39 @@ def test_the_library_memoises_only_with_module_level_functools_caches():
 
 def test_the_traced_units_cover_every_library_function_a_profiler_sees():
     """cProfile, an independent tracer, lists the calls of real figures."""
-    from attention_docs import figures
-
     source = LibrarySource(Path(attention_docs.__file__).parent, "attention_docs")
 
     def figures_run():
+        figures = importlib.import_module("attention_docs.figures")
         figures.parametric_fit("zh")
         figures.qkv_diagram("en")
         figures.kernel_comparison("en")
 
-    figures_run()
-    reach = Reach(source)
-    with reach.tracing():
-        figures_run()
-    clear_memos("attention_docs")
-    profile = cProfile.Profile()
-    profile.runcall(figures_run)
-    library = str(Path(attention_docs.__file__).parent.resolve())
+    saved = dict(sys.modules)
+    try:
+        recorder = Recorder(source)
+        with recorder.recording():
+            figures_run()
+        with recorder.recording() as reached:
+            figures_run()
+        for units in source.memoised.values():
+            for unit in units:
+                clear_memo(unit)
+        profile = cProfile.Profile()
+        profile.runcall(figures_run)
+    finally:
+        uninstrument("attention_docs")
+        for name in [n for n in sys.modules if n.split(".")[0] == "attention_docs"]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+    library = str(Path(attention_docs.__file__).parent.resolve()) + "/"
     called = set()
     for filename, line, _name in pstats.Stats(profile).stats:
         if filename.startswith(library):
             called.add(source.unit_at(str(Path(filename).resolve()), line))
     assert len(called) > 20
-    assert called <= reach.units | source.data_units()
-    assert "attention_docs.figures:trained" in reach.units  # memoised, still seen
+    assert called <= reached | source.data_units()
+    assert "attention_docs.figures:trained" in reached  # memoised, still seen
 
 
 PAGE = """
