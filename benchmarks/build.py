@@ -29,7 +29,6 @@ from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("mkdocs.yml", "docs", "overrides", "src")
-FENCE = re.compile(r"^ *```python ([^\n]*)\n(.*?)^ *```", re.M | re.S)
 
 
 class Progress:
@@ -98,9 +97,9 @@ def build(project: Path, **env: str) -> float:
 def code_once(project: Path) -> float:
     """Seconds to run every page's code blocks and notebook cells in one process."""
     script = r"""
-import re, sys, textwrap, time, jupytext
+import sys, textwrap, time, jupytext
 from pathlib import Path
-fence = re.compile(r"^ *```python ([^\n]*)\n(.*?)^ *```", re.M | re.S)
+from attention_docs_site.blocks import blocks
 start = time.perf_counter()
 for page in sorted(Path("docs").rglob("*.md")):
     text = page.read_text(encoding="utf-8")
@@ -111,11 +110,10 @@ for page in sorted(Path("docs").rglob("*.md")):
             exec(cell.replace("HTML(", "str("), namespace)
         continue
     sessions = {}
-    for options, code in fence.findall(text):
-        if 'exec="on"' in options:
-            session = re.search(r'session="([^"]+)"', options)[1]
-            code = textwrap.dedent(code).replace("print(", "str(")
-            exec(code, sessions.setdefault(session, {}))
+    for block in blocks(text):
+        if block.executed:
+            code = textwrap.dedent(block.code).replace("print(", "str(")
+            exec(code, sessions.setdefault(block.session, {}))
 print(time.perf_counter() - start)
 """
     env = {**os.environ, "PYTHONPATH": str(project / "src")}

@@ -5,12 +5,10 @@ from __future__ import annotations
 import re
 import textwrap
 
-# A python block, with the list of its code annotations (Material) if one follows.
-_PYTHON_FENCE = re.compile(
-    r"^(?P<indent> *)```python[^\n]*\n(?P<code>.*?)^(?P=indent)```[ \t]*$"
-    r"(\n\n(?:(?P=indent)\d+\.[ \t][^\n]*(?:\n(?!\n)[^\n]*)*\n?)+)?",
-    re.M | re.S,
-)
+from .blocks import Block, replace_blocks
+
+# The list of a block's code annotations (Material), if one follows it.
+_ANNOTATIONS = r"(?:\n\n(?:{indent}\d+\.[ \t][^\n]*(?:\n(?!\n)[^\n]*)*\n?)+)?"
 
 
 _IMPORT = re.compile(r"^from attention_docs(?:\.\w+)? import ([\w, ]+)$", re.M)
@@ -65,14 +63,18 @@ def link_library_calls(markdown: str, lang: str) -> str:
         The Markdown with a small "Library:" line after such blocks.
     """
 
-    def add_links(match: re.Match) -> str:
-        names = library_names(textwrap.dedent(match["code"]))
-        if not names:
-            return match[0]
+    def add_links(block: Block, rest: str) -> tuple[str, int]:
+        names = library_names(textwrap.dedent(block.code))
+        if block.language != "python" or not names:
+            return block.text, 0
+        annotations = re.match(
+            _ANNOTATIONS.format(indent=re.escape(block.indent)), rest
+        )
         links = ", ".join(f"[{_short_name(n)}][{n}]" for n in names)
         label = _LIBRARY_LABEL[lang]
         space = "" if label.endswith("：") else " "  # no space after a full-width colon
         line = f'<small class="ad-library">{label}{space}{links}</small>'
-        return f"{match[0].rstrip()}\n\n{match['indent']}{line}\n"
+        text = (block.text + annotations[0]).rstrip()
+        return f"{text}\n\n{block.indent}{line}\n", len(annotations[0])
 
-    return _PYTHON_FENCE.sub(add_links, markdown)
+    return replace_blocks(markdown, add_links)

@@ -4,6 +4,8 @@ import re
 
 from helpers import copy_site, mkdocs_build
 
+from attention_docs_site.blocks import blocks
+
 
 def cache_line(result):
     log = result.stdout + result.stderr
@@ -27,16 +29,13 @@ def blocks_from_first_call(docs, call):
     count = 0
     for page in docs.rglob("*.md"):
         sessions = {}
-        for options, body in EXEC_BLOCK.findall(page.read_text()):
-            session = re.search(r'session="([^"]+)"', options)
-            sessions.setdefault(session and session[1], []).append(body)
-        for blocks in sessions.values():
-            first = next((i for i, b in enumerate(blocks) if call in b), len(blocks))
-            count += len(blocks) - first
+        for block in blocks(page.read_text()):
+            if block.executed:
+                sessions.setdefault(block.session, []).append(block.code)
+        for codes in sessions.values():
+            first = next((i for i, c in enumerate(codes) if call in c), len(codes))
+            count += len(codes) - first
     return count
-
-
-EXEC_BLOCK = re.compile(r'^```python ([^\n]*exec="on"[^\n]*)\n(.*?)^```', re.M | re.S)
 
 
 def test_cache_in_real_builds(tmp_path):

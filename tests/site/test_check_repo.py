@@ -20,6 +20,7 @@ FILES = (
     ".github/workflows/docs.yml",
     "tests/helpers.py",
     "benchmarks/build.py",
+    "benchmarks/serve.py",
 )
 
 

@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from attention_docs_site.blocks import blocks
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
-FENCE = re.compile(r"^( *)```(\w+)([^\n]*)\n(.*?)^\1```", re.DOTALL | re.MULTILINE)
 CHAPTERS = [
     "attention-cues.md",
     "queries-keys-values.md",
@@ -20,7 +21,7 @@ CHAPTERS = [
 def code_blocks(path):
     """(language, options, code) of every fenced block of a page."""
     text = path.read_text(encoding="utf-8")
-    return [(m[2], m[3], m[4]) for m in FENCE.finditer(text)]
+    return [(b.language, b.options, b.code) for b in blocks(text)]
 
 
 def test_pages_are_found():

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import yaml
 
+from ..blocks import replace_blocks
+
 LANGS = ("zh",)
 HASH_LENGTH = 16
 SECTION_HASH_LENGTH = 8
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.DOTALL)
-FENCE = re.compile(r"^( *)(```+|~~~+)([^\n]*)\n(.*?)^\1\2[ \t]*$", re.M | re.S)
 HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
 DISPLAY_MATH = re.compile(r"^[ \t]*\$\$(.*?)\$\$", re.M | re.S)
 LINK = re.compile(r"(?<!\!)\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
@@ -70,7 +71,7 @@ def _digest(text: str, length: int) -> str:
 
 def blank_fences(body: str) -> str:
     """The body with fenced code blanked out, keeping every offset and line."""
-    return FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), body)
+    return replace_blocks(body, lambda block, _: (re.sub(r"[^\n]", " ", block.text), 0))
 
 
 INTRO = "(intro)"

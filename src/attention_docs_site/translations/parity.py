@@ -8,11 +8,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..blocks import blocks as code_blocks
 from .pages import (
     ADMONITION,
     DISPLAY_MATH,
     EXERCISE_HEADINGS,
-    FENCE,
     FOOTNOTE,
     HEADING,
     IMAGE,
@@ -56,12 +56,11 @@ class _Block:
 
 def _code_blocks(body: str, first_line: int, notebook: bool) -> list[_Block]:
     blocks = []
-    for match in FENCE.finditer(body):
-        options = match[3].strip()
-        executable = 'exec="on"' in options or (notebook and options == "python")
-        if executable:
-            line = _line_of(body, first_line, match.start())
-            blocks.append(_Block(line, options, match[4]))
+    for block in code_blocks(body):
+        options = f"{block.language} {block.options}".strip()
+        if block.executed or (notebook and options == "python"):
+            line = _line_of(body, first_line, block.start)
+            blocks.append(_Block(line, options, block.code))
     return blocks
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..blocks import blocks
 from .pages import (
-    FENCE,
     TranslationError,
     english_path,
     front_matter_with,
@@ -52,10 +52,10 @@ def scaffold(english: Path, lang: str = "zh") -> Path:
     text = english.read_text(encoding="utf-8")
     front, body, _ = split_front_matter(text, english)
     parts, position = [], 0
-    for match in FENCE.finditer(body):
-        parts.append(_mark_prose(body[position : match.start()]))
-        parts.append(_from_english(match[0], lang))
-        position = match.end()
+    for block in blocks(body):
+        parts.append(_mark_prose(body[position : block.start]))
+        parts.append(_from_english(block.text, lang))
+        position = block.end
     parts.append(_mark_prose(body[position:]))
     header = front_matter_with(front, provenance(text, english.name))
     target.write_text(header + "".join(parts), encoding="utf-8")
