@@ -6,11 +6,12 @@ from .data import Dataset, make_dataset, true_function
 from .kernels import KERNELS, boxcar, constant, epanechnikov, gaussian, get_kernel
 from .plotting import heatmaps
 from .pooling import attention_weights, average_pooling, nadaraya_watson
-from .svg import figure_to_svg
+from .svg import Drawing, figure_to_svg, svg_figure
 
 __all__ = [
     "KERNELS",
     "Dataset",
+    "Drawing",
     "attention_weights",
     "average_pooling",
     "boxcar",
@@ -22,5 +23,6 @@ __all__ = [
     "heatmaps",
     "make_dataset",
     "nadaraya_watson",
+    "svg_figure",
     "true_function",
 ]

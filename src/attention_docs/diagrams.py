@@ -22,7 +22,7 @@ from matplotlib.patches import (
     Rectangle,
 )
 
-from .plotting import figure_style
+from .style import figure_style
 
 SCENE_OBJECTS = ("newspaper", "paper", "notebook", "book", "cup")
 CUP_RED = "#d62728"

@@ -1,5 +1,10 @@
 """One function per figure published on the site, each returning inline SVG.
 
+Each figure function draws a :class:`~attention_docs.svg.Drawing` (the
+matplotlib Figure and its text alternative); the :func:`~attention_docs.svg.svg_figure`
+decorator turns it into the inline SVG the page prints, and keeps the drawing
+function as ``figure_function.drawing`` for code that wants the Figure.
+
 Pages call these, one call per figure, with the language of the page. The
 English and the Chinese page run the same code; only ``lang`` differs. Every
 figure is computed from the library: the data set, the pooling functions and
@@ -33,7 +38,7 @@ from .pooling import (
     nadaraya_watson,
     softmax,
 )
-from .svg import figure_to_svg
+from .svg import Drawing, svg_figure
 
 # The chapter's data set and training recipes.
 DATA_SEED = 0
@@ -73,7 +78,7 @@ def _names(lang: str) -> dict[str, str]:
     return {key: label(key, lang) for key in keys}
 
 
-def _fit(prediction: np.ndarray, title: str, alt: str, lang: str) -> str:
+def _fit(prediction: np.ndarray, title: str, alt: str, lang: str) -> Drawing:
     data = chapter_data()
     fig = regression_panels(
         data.x_test,
@@ -85,10 +90,12 @@ def _fit(prediction: np.ndarray, title: str, alt: str, lang: str) -> str:
         titles=[[title]],
         lang=lang,
     )
-    return figure_to_svg(fig, alt=alt)
+    return Drawing(fig, alt)
 
 
-def _weights_heatmap(weights: np.ndarray, method: str, narrow: bool, lang: str) -> str:
+def _weights_heatmap(
+    weights: np.ndarray, method: str, narrow: bool, lang: str
+) -> Drawing:
     fig = heatmaps(
         weights[None, None],
         xlabel=label("sorted_training_inputs", lang),
@@ -98,20 +105,23 @@ def _weights_heatmap(weights: np.ndarray, method: str, narrow: bool, lang: str) 
     )
     detail = label("weights_detail_narrow" if narrow else "weights_detail_wide", lang)
     alt = label("weights_alt", lang, method=method, detail=detail)
-    return figure_to_svg(fig, alt=alt)
+    return Drawing(fig, alt)
 
 
-def saliency_cue(lang: str = "en") -> str:
+@svg_figure
+def saliency_cue(lang: str = "en") -> Drawing:
     """The desk scene with gaze drawn to the red cup (a nonvolitional cue)."""
     return _scene("cup", "saliency", lang)
 
 
-def volitional_cue(lang: str = "en") -> str:
+@svg_figure
+def volitional_cue(lang: str = "en") -> Drawing:
     """The desk scene with gaze directed to the book by the task (a volitional cue)."""
     return _scene("book", "volitional", lang)
 
 
-def task_cue(focus: str, lang: str = "en") -> str:
+@svg_figure
+def task_cue(focus: str, lang: str = "en") -> Drawing:
     """The desk scene with gaze directed by a task to any one of the objects.
 
     Parameters:
@@ -119,18 +129,18 @@ def task_cue(focus: str, lang: str = "en") -> str:
         lang: Language of the figure text.
 
     Returns:
-        The figure as an inline ``<svg>`` element.
+        The figure and its text alternative (the page gets an inline ``<svg>``).
     """
     return _scene(focus, "task", lang)
 
 
-def _scene(focus: str, cue: str, lang: str) -> str:
+def _scene(focus: str, cue: str, lang: str) -> Drawing:
     names = {name: label(name, lang) for name in diagrams.SCENE_OBJECTS}
     fig = diagrams.attention_cue_scene(
         focus, names=names, caption=label(f"{cue}_caption", lang), lang=lang
     )
     alt = label(f"{cue}_alt", lang, object=names.get(focus, focus))
-    return figure_to_svg(fig, alt=alt)
+    return Drawing(fig, alt)
 
 
 # The label of each text of the query-key-value diagram (diagrams.QKV_TEXT).
@@ -151,15 +161,15 @@ def qkv_text(lang: str) -> dict[str, str]:
     return {name: label(key, lang) for name, key in QKV_LABELS.items()}
 
 
-def qkv_diagram(lang: str = "en") -> str:
+@svg_figure
+def qkv_diagram(lang: str = "en") -> Drawing:
     """The attention framework: queries, keys, values and attention pooling."""
     text = qkv_text(lang)
-    return figure_to_svg(
-        diagrams.qkv_framework(text=text, lang=lang), alt=label("qkv_alt", lang)
-    )
+    return Drawing(diagrams.qkv_framework(text=text, lang=lang), label("qkv_alt", lang))
 
 
-def identity_heatmap(lang: str = "en", size: int = 10) -> str:
+@svg_figure
+def identity_heatmap(lang: str = "en", size: int = 10) -> Drawing:
     """Heatmap of identity attention weights: each query attends only to its own key.
 
     Parameters:
@@ -167,16 +177,17 @@ def identity_heatmap(lang: str = "en", size: int = 10) -> str:
         size: Number of queries and keys.
 
     Returns:
-        The figure as an inline ``<svg>`` element.
+        The figure and its text alternative (the page gets an inline ``<svg>``).
     """
     weights = np.eye(size).reshape(1, 1, size, size)  # (1, 1, n_queries, n_keys)
     fig = heatmaps(
         weights, xlabel=label("keys", lang), ylabel=label("queries", lang), lang=lang
     )
-    return figure_to_svg(fig, alt=label("identity_alt", lang))
+    return Drawing(fig, label("identity_alt", lang))
 
 
-def weights_heatmap(weights: np.ndarray, lang: str = "en") -> str:
+@svg_figure
+def weights_heatmap(weights: np.ndarray, lang: str = "en") -> Drawing:
     """Heatmap of any attention-weight matrix, queries down and keys across.
 
     Parameters:
@@ -184,7 +195,7 @@ def weights_heatmap(weights: np.ndarray, lang: str = "en") -> str:
         lang: Language of the figure text.
 
     Returns:
-        The figure as an inline ``<svg>`` element.
+        The figure and its text alternative (the page gets an inline ``<svg>``).
     """
     weights = np.asarray(weights, dtype=float)
     if weights.ndim != 2:
@@ -199,10 +210,11 @@ def weights_heatmap(weights: np.ndarray, lang: str = "en") -> str:
     )
     n_queries, n_keys = weights.shape
     alt = label("matrix_alt", lang, n_queries=n_queries, n_keys=n_keys)
-    return figure_to_svg(fig, alt=alt)
+    return Drawing(fig, alt)
 
 
-def softmax_heatmap(lang: str = "en", size: int = 10, seed: int = 0) -> str:
+@svg_figure
+def softmax_heatmap(lang: str = "en", size: int = 10, seed: int = 0) -> Drawing:
     """Heatmap of a row-wise softmax of a random matrix (an exercise).
 
     Parameters:
@@ -211,7 +223,7 @@ def softmax_heatmap(lang: str = "en", size: int = 10, seed: int = 0) -> str:
         seed: Seed of the random matrix.
 
     Returns:
-        The figure as an inline ``<svg>`` element.
+        The figure and its text alternative (the page gets an inline ``<svg>``).
     """
     scores = np.random.default_rng(seed).normal(size=(size, size))  # (n_q, n_k)
     scores -= scores.max(axis=1, keepdims=True)
@@ -222,10 +234,11 @@ def softmax_heatmap(lang: str = "en", size: int = 10, seed: int = 0) -> str:
         ylabel=label("queries", lang),
         lang=lang,
     )
-    return figure_to_svg(fig, alt=label("softmax_alt", lang, n=size))
+    return Drawing(fig, label("softmax_alt", lang, n=size))
 
 
-def average_pooling_fit(lang: str = "en") -> str:
+@svg_figure
+def average_pooling_fit(lang: str = "en") -> Drawing:
     """Average pooling: the same prediction, the mean of all targets, everywhere."""
     check_lang(lang)
     data = chapter_data()
@@ -249,23 +262,26 @@ def _nonparametric(
     return prediction, weights, title, method
 
 
+@svg_figure
 def nadaraya_watson_fit(
     lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
-) -> str:
+) -> Drawing:
     """Nonparametric attention pooling: the Nadaraya-Watson prediction."""
     prediction, _, title, method = _nonparametric(lang, kernel, bandwidth)
     return _fit(prediction, title, label("fit_alt", lang, method=method), lang)
 
 
+@svg_figure
 def nadaraya_watson_weights(
     lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
-) -> str:
+) -> Drawing:
     """Attention weights of every test input over the sorted training inputs."""
     _, weights, _, method = _nonparametric(lang, kernel, bandwidth)
     return _weights_heatmap(weights, method, narrow=bandwidth < 0.5, lang=lang)
 
 
-def kernel_shapes(lang: str = "en") -> str:
+@svg_figure
+def kernel_shapes(lang: str = "en") -> Drawing:
     """The four kernels K(u) side by side on one axis."""
     u = np.linspace(-2.5, 2.5, 501)
     series = [
@@ -280,7 +296,7 @@ def kernel_shapes(lang: str = "en") -> str:
         lang=lang,
         size=(4.8, 2.6),
     )
-    return figure_to_svg(fig, alt=label("kernels_alt", lang))
+    return Drawing(fig, label("kernels_alt", lang))
 
 
 def compared_bandwidth(kernel: str, std: float) -> float:
@@ -313,7 +329,8 @@ def kernel_comparison_predictions() -> np.ndarray:
     )  # (n_kernels, n_stds, n_test)
 
 
-def kernel_comparison(lang: str = "en") -> str:
+@svg_figure
+def kernel_comparison(lang: str = "en") -> Drawing:
     """Predictions for each kernel (rows) at equal standard deviations (columns)."""
     data = chapter_data()
     titles = [
@@ -340,10 +357,11 @@ def kernel_comparison(lang: str = "en") -> str:
         lang=lang,
         panel_size=(2.4, 1.8),
     )
-    return figure_to_svg(fig, alt=label("comparison_alt", lang))
+    return Drawing(fig, label("comparison_alt", lang))
 
 
-def parametric_loss_curve(lang: str = "en") -> str:
+@svg_figure
+def parametric_loss_curve(lang: str = "en") -> Drawing:
     """Training loss of the parametric model over the short recipe's epochs."""
     result = trained(**SHORT_RECIPE)
     epochs = np.arange(result.losses.size)
@@ -359,7 +377,7 @@ def parametric_loss_curve(lang: str = "en") -> str:
     alt = label(
         "loss_alt", lang, epochs=SHORT_RECIPE["epochs"], first=first, second=second
     )
-    return figure_to_svg(fig, alt=alt)
+    return Drawing(fig, alt)
 
 
 def _trained_label(key: str, result: TrainingResult, lang: str) -> str:
@@ -368,7 +386,8 @@ def _trained_label(key: str, result: TrainingResult, lang: str) -> str:
     return label(key, lang, w=w, h=result.model.bandwidth)
 
 
-def parametric_fit(lang: str = "en") -> str:
+@svg_figure
+def parametric_fit(lang: str = "en") -> Drawing:
     """Prediction of the parametric model after the short recipe."""
     data = chapter_data()
     result = trained(**SHORT_RECIPE)
@@ -378,7 +397,8 @@ def parametric_fit(lang: str = "en") -> str:
     return _fit(prediction, title, label("fit_alt", lang, method=method), lang)
 
 
-def parametric_weights(lang: str = "en") -> str:
+@svg_figure
+def parametric_weights(lang: str = "en") -> Drawing:
     """Attention weights of the parametric model after the short recipe."""
     data = chapter_data()
     result = trained(**SHORT_RECIPE)
@@ -389,7 +409,8 @@ def parametric_weights(lang: str = "en") -> str:
     )
 
 
-def cv_bandwidth_curve(lang: str = "en") -> str:
+@svg_figure
+def cv_bandwidth_curve(lang: str = "en") -> Drawing:
     """Leave-one-out error against bandwidth, with h_cv and the learned h marked."""
     data = chapter_data()
     bandwidths = np.geomspace(0.02, 3.0, 200)
@@ -410,10 +431,11 @@ def cv_bandwidth_curve(lang: str = "en") -> str:
         lang=lang,
         size=(5.2, 3.0),
     )
-    return figure_to_svg(fig, alt=label("cv_alt", lang))
+    return Drawing(fig, label("cv_alt", lang))
 
 
-def gradient_descent_path(lang: str = "en") -> str:
+@svg_figure
+def gradient_descent_path(lang: str = "en") -> Drawing:
     """The bandwidth after each gradient step, drawn on the CV(h) curve.
 
     The training loss is n·CV(1/|w|), so every iterate lies on the curve.
@@ -443,7 +465,7 @@ def gradient_descent_path(lang: str = "en") -> str:
         lang=lang,
         size=(5.2, 3.2),
     )
-    return figure_to_svg(fig, alt=label("gd_alt", lang))
+    return Drawing(fig, label("gd_alt", lang))
 
 
 def gaussian_and_dot_product_weights() -> tuple[np.ndarray, np.ndarray]:
@@ -461,7 +483,8 @@ def gaussian_and_dot_product_weights() -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def gaussian_as_dot_product(lang: str = "en") -> str:
+@svg_figure
+def gaussian_as_dot_product(lang: str = "en") -> Drawing:
     """Two heatmaps of the same weights: Gaussian scores, and dot products."""
     weights = np.stack(gaussian_and_dot_product_weights())[None]  # (1, 2, n, m)
     fig = heatmaps(
@@ -476,7 +499,7 @@ def gaussian_as_dot_product(lang: str = "en") -> str:
         panel_size=2.6,
     )
     alt = label("dot_product_alt", lang, h=DOT_PRODUCT_BANDWIDTH)
-    return figure_to_svg(fig, alt=alt)
+    return Drawing(fig, alt)
 
 
 def dot_product_check(lang: str = "en", n: int = 20, seed: int = 0) -> str:
@@ -550,7 +573,8 @@ def sample_size_errors(
     return SampleSizeErrors(np.array(sizes), fixed, cv, slopes)
 
 
-def error_against_sample_size(lang: str = "en") -> str:
+@svg_figure
+def error_against_sample_size(lang: str = "en") -> Drawing:
     """Log-log plot of the error of a fixed h and of h_cv against n, with n^(-4/5)."""
     result = sample_size_errors()
     sizes = result.sizes.astype(float)
@@ -580,7 +604,7 @@ def error_against_sample_size(lang: str = "en") -> str:
         high=SAMPLE_SIZES[-1],
         h=FIXED_BANDWIDTH,
     )
-    return figure_to_svg(fig, alt=alt)
+    return Drawing(fig, alt)
 
 
 def bandwidth_summary(lang: str = "en") -> str:

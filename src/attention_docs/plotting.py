@@ -7,10 +7,8 @@ set per figure with ``rc_context``, so the caller's rcParams are untouched.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
-import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import (
@@ -20,31 +18,7 @@ from matplotlib.ticker import (
     NullLocator,
 )
 
-from .fonts import families
-from .labels import check_lang
-
-BASE_STYLE = {
-    "font.size": 9,
-    "axes.titlesize": 9,
-    "axes.labelsize": 9,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    "axes.unicode_minus": False,
-    "figure.dpi": 72,
-    "savefig.dpi": 72,
-}
-
-
-@contextlib.contextmanager
-def figure_style(lang: str) -> Iterator[None]:
-    """Apply the site's figure style while a figure is built.
-
-    Parameters:
-        lang: Language of the figure text, which decides the fonts.
-    """
-    style = {**BASE_STYLE, "font.family": families(check_lang(lang))}
-    with mpl.rc_context(style):
-        yield
+from .style import figure_style
 
 
 def heatmaps(

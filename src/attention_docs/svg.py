@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import io
 import re
 import warnings
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ParamSpec
 
 import matplotlib as mpl
 from matplotlib.figure import Figure
@@ -153,3 +157,46 @@ def figure_to_svg(fig: Figure, *, alt: str) -> str:
         1,
     )
     return f"{head}><title>{label}</title>{body}\n"
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A figure with its text alternative, before it becomes SVG.
+
+    Attributes:
+        figure: The matplotlib figure.
+        alt: Its text alternative, in the language of the page.
+    """
+
+    figure: Figure
+    alt: str
+
+
+P = ParamSpec("P")
+
+
+def svg_figure(draw: Callable[P, Drawing]) -> Callable[P, str]:
+    """Make a function that draws a :class:`Drawing` return its inline SVG.
+
+    Every figure of the site goes through here, so SVG is made in one place
+    (:func:`figure_to_svg`). The drawing function stays available as the
+    result's ``drawing`` attribute, for code that wants the Figure itself.
+
+    Parameters:
+        draw: Returns the figure and its text alternative.
+
+    Returns:
+        A function with the same parameters that returns the ``<svg>`` element.
+    """
+
+    @functools.wraps(draw)
+    def render(*args: P.args, **kwargs: P.kwargs) -> str:
+        drawing = draw(*args, **kwargs)
+        if not isinstance(drawing, Drawing):
+            raise TypeError(
+                f"{draw.__name__} must return a Drawing, got {type(drawing).__name__}"
+            )
+        return figure_to_svg(drawing.figure, alt=drawing.alt)
+
+    render.drawing = draw  # type: ignore[attr-defined]
+    return render

@@ -1,11 +1,14 @@
+import ast
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from attention_docs import figure_to_svg, heatmaps
+import attention_docs
+from attention_docs import Drawing, figure_to_svg, heatmaps, svg_figure
 
 
 def sample_figure(labels=("Keys", "Queries"), lang="en"):
@@ -99,3 +102,53 @@ def test_text_no_font_can_draw_is_refused(text):
     fig.text(0.5, 0.5, text)
     with pytest.raises(ValueError, match="'demo' has text that no configured font"):
         figure_to_svg(fig, alt="demo")
+
+
+def test_svg_figure_renders_the_drawing_once_and_keeps_the_drawing():
+    calls = []
+
+    @svg_figure
+    def draw(title):
+        """Draw it."""
+        calls.append(title)
+        return Drawing(sample_figure((title, "Q")), f"alt {title}")
+
+    svg = draw("K")
+    assert svg == figure_to_svg(sample_figure(("K", "Q")), alt="alt K")
+    assert draw.__doc__ == "Draw it." and draw.__name__ == "draw"
+    drawing = draw.drawing("K")
+    assert isinstance(drawing.figure, Figure) and drawing.alt == "alt K"
+    assert calls == ["K", "K"]
+
+
+def test_svg_figure_refuses_anything_but_a_drawing():
+    @svg_figure
+    def draw():
+        return sample_figure()
+
+    with pytest.raises(TypeError, match="draw must return a Drawing, got Figure"):
+        draw()
+
+
+def test_only_the_svg_module_makes_svg():
+    """Figure functions return Drawings; svg_figure is the one caller."""
+    root = Path(attention_docs.__file__).parent
+    for path in root.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = [
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "figure_to_svg"
+        ]
+        assert path.name == "svg.py" or not calls, path.name
+    figures = ast.parse((root / "figures.py").read_text(encoding="utf-8"))
+    drawn = [
+        node
+        for node in figures.body
+        if isinstance(node, ast.FunctionDef)
+        and not node.name.startswith("_")
+        and ast.unparse(node.returns) == "Drawing"
+    ]
+    assert len(drawn) >= 19
+    for node in drawn:
+        assert [ast.unparse(d) for d in node.decorator_list] == ["svg_figure"]
