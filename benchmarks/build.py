@@ -132,7 +132,7 @@ def scenarios(project: Path, runs: int) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {}
     cache = project / ".cache"
     page = project / "docs" / "attention-pooling.md"
-    labels = project / "src" / "attention_docs" / "labels.py"
+    labels = project / "src" / "attention_docs" / "labels" / "en.py"
     floor = {
         "ATTENTION_DOCS_EXECUTE": "off",
         "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": "false",
@@ -150,8 +150,8 @@ def scenarios(project: Path, runs: int) -> dict[str, list[float]]:
         step(f"run {run + 1}/{runs}: rebuild after a prose edit")
         times.setdefault("rebuild after a prose edit", []).append(build(project))
         labels.write_text(labels.read_text("utf-8") + f"\n# benchmark edit {run}\n")
-        step(f"run {run + 1}/{runs}: rebuild after a library edit")
-        times.setdefault("rebuild after a library edit", []).append(build(project))
+        step(f"run {run + 1}/{runs}: rebuild after a label-table edit")
+        times.setdefault("rebuild, label-table edit", []).append(build(project))
     return times
 
 

@@ -101,7 +101,7 @@ def edits(project: Path) -> dict[str, Edit]:
     """The four scenarios: the same bytes saved, prose, one function, a label."""
     page = project / "docs" / "attention-pooling.md"
     figures = project / "src" / "attention_docs" / "figures.py"
-    labels = project / "src" / "attention_docs" / "labels.py"
+    labels = project / "src" / "attention_docs" / "labels" / "en.py"
     return {
         "no change (file saved as it is)": Edit(
             page, lambda text, run: text, "attention-pooling/", lambda run: None, False

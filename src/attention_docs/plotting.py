@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import (
     FormatStrFormatter,
@@ -46,21 +47,8 @@ def heatmaps(
     Returns:
         The figure.
     """
-    matrices = np.asarray(matrices, dtype=float)
-    if matrices.ndim != 4:
-        raise ValueError(
-            "matrices must have shape (rows, cols, n_queries, n_keys), "
-            f"got {matrices.shape}"
-        )
-    if 0 in matrices.shape:
-        raise ValueError(f"matrices must not be empty, got shape {matrices.shape}")
-    if not np.all(np.isfinite(matrices)):
-        raise ValueError("matrices contains NaN or infinite values")
+    matrices = _check_heatmaps(matrices, titles)
     rows, cols = matrices.shape[:2]
-    if titles is not None and len(titles) != cols:
-        raise ValueError(
-            f"titles must have one entry per column ({cols}), got {len(titles)}"
-        )
     with figure_style(lang):
         fig = Figure(
             figsize=(panel_size * cols + 0.8, panel_size * rows), layout="constrained"
@@ -82,6 +70,26 @@ def heatmaps(
                 ax.set_title(titles[j])
         fig.colorbar(image, ax=axes, shrink=0.6)
     return fig
+
+
+def _check_heatmaps(matrices: object, titles: Sequence[str] | None) -> np.ndarray:
+    """The matrices as a finite, non-empty 4-D array, with one title per column."""
+    matrices = np.asarray(matrices, dtype=float)
+    if matrices.ndim != 4:
+        raise ValueError(
+            "matrices must have shape (rows, cols, n_queries, n_keys), "
+            f"got {matrices.shape}"
+        )
+    if 0 in matrices.shape:
+        raise ValueError(f"matrices must not be empty, got shape {matrices.shape}")
+    if not np.all(np.isfinite(matrices)):
+        raise ValueError("matrices contains NaN or infinite values")
+    cols = matrices.shape[1]
+    if titles is not None and len(titles) != cols:
+        raise ValueError(
+            f"titles must have one entry per column ({cols}), got {len(titles)}"
+        )
+    return matrices
 
 
 def _finite(name: str, values: object, ndim: int) -> np.ndarray:
@@ -123,6 +131,37 @@ def regression_panels(
     Returns:
         The figure; the legend is on the first panel.
     """
+    x_test, predictions = _check_regression(
+        x_test, y_truth, predictions, x_train, y_train, titles
+    )
+    rows, cols = predictions.shape[:2]
+    with figure_style(lang):
+        fig = Figure(
+            figsize=(panel_size[0] * cols, panel_size[1] * rows), layout="constrained"
+        )
+        axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+        for (i, j), ax in np.ndenumerate(axes):
+            samples = None if x_train is None else (x_train, y_train)
+            _regression_panel(ax, x_test, y_truth, predictions[i, j], samples, names)
+            if titles is not None:
+                ax.set_title(titles[i][j])
+            if i == rows - 1:
+                ax.set_xlabel(names["x"])
+            if j == 0:
+                ax.set_ylabel(names["y"])
+        axes[0, 0].legend(loc="lower left", fontsize=7, frameon=False)
+    return fig
+
+
+def _check_regression(
+    x_test: object,
+    y_truth: object,
+    predictions: object,
+    x_train: object,
+    y_train: object,
+    titles: object,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``x_test`` and ``predictions`` as arrays, once every shape agrees."""
     x_test = _finite("x_test", x_test, 1)
     predictions = _finite("predictions", predictions, 3)
     if predictions.shape[2] != x_test.size or np.shape(y_truth) != x_test.shape:
@@ -141,39 +180,22 @@ def regression_panels(
         raise ValueError(
             f"titles must have shape {(rows, cols)}, got {np.shape(titles)}"
         )
-    with figure_style(lang):
-        fig = Figure(
-            figsize=(panel_size[0] * cols, panel_size[1] * rows), layout="constrained"
-        )
-        axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
-        for (i, j), ax in np.ndenumerate(axes):
-            if x_train is not None:
-                ax.plot(
-                    x_train,
-                    y_train,
-                    "o",
-                    color="C0",
-                    alpha=0.5,
-                    ms=3,
-                    label=names["samples"],
-                )
-            ax.plot(x_test, y_truth, "-", color="C1", label=names["truth"])
-            ax.plot(
-                x_test,
-                predictions[i, j],
-                "--",
-                color="C2",
-                lw=1.8,
-                label=names["prediction"],
-            )
-            if titles is not None:
-                ax.set_title(titles[i][j])
-            if i == rows - 1:
-                ax.set_xlabel(names["x"])
-            if j == 0:
-                ax.set_ylabel(names["y"])
-        axes[0, 0].legend(loc="lower left", fontsize=7, frameon=False)
-    return fig
+    return x_test, predictions
+
+
+def _regression_panel(
+    ax: Axes,
+    x_test: np.ndarray,
+    y_truth: object,
+    prediction: np.ndarray,
+    samples: tuple[object, object] | None,
+    names: dict[str, str],
+) -> None:
+    """One panel: the samples (if any), the truth and the prediction."""
+    if samples is not None:
+        ax.plot(*samples, "o", color="C0", alpha=0.5, ms=3, label=names["samples"])
+    ax.plot(x_test, y_truth, "-", color="C1", label=names["truth"])
+    ax.plot(x_test, prediction, "--", color="C2", lw=1.8, label=names["prediction"])
 
 
 def curves(
@@ -227,26 +249,37 @@ def curves(
             ax.plot(x, y, style, label=label)
         for index, (label, path_x, path_y) in enumerate(paths):
             _draw_path(ax, label, path_x, path_y, f"C{index + 1}")
-        # The first mark is wide and light, the others thin and dark, so marks
-        # that coincide stay visible.
-        styles = [{"color": "C1", "lw": 4, "alpha": 0.45, "ls": "solid"}]
-        styles += [{"color": "0.15", "lw": 1.2, "ls": ls} for ls in ("--", "-.", ":")]
-        for index, (position, label) in enumerate(marks):
-            ax.axvline(position, label=label, **styles[min(index, 3)])
+        _draw_marks(ax, marks)
         ax.set(xlabel=xlabel, ylabel=ylabel)
-        if log_x:
-            ax.set_xscale("log")
-            ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-            ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
-            ax.xaxis.set_minor_locator(NullLocator())
-        if log_y:
-            ax.set_yscale("log")
-        if xticks:
-            ax.set_xticks(xticks, [f"{tick:g}" for tick in xticks])
-            ax.xaxis.set_minor_locator(NullLocator())
+        _set_scales(ax, log_x=log_x, log_y=log_y, xticks=xticks)
         if len(series) + len(marks) + len(paths) > 1:
             ax.legend(fontsize=7, framealpha=0.9, edgecolor="none")
     return fig
+
+
+def _draw_marks(ax: Axes, marks: Sequence[tuple[float, str]]) -> None:
+    """Vertical marks: the first wide and light, the others thin and dark.
+
+    So marks that coincide stay visible.
+    """
+    styles = [{"color": "C1", "lw": 4, "alpha": 0.45, "ls": "solid"}]
+    styles += [{"color": "0.15", "lw": 1.2, "ls": ls} for ls in ("--", "-.", ":")]
+    for index, (position, label) in enumerate(marks):
+        ax.axvline(position, label=label, **styles[min(index, 3)])
+
+
+def _set_scales(ax: Axes, *, log_x: bool, log_y: bool, xticks: Sequence[float]) -> None:
+    """Logarithmic axes and labelled x ticks, as :func:`curves` was asked."""
+    if log_x:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
+        ax.xaxis.set_minor_locator(NullLocator())
+    if log_y:
+        ax.set_yscale("log")
+    if xticks:
+        ax.set_xticks(xticks, [f"{tick:g}" for tick in xticks])
+        ax.xaxis.set_minor_locator(NullLocator())
 
 
 def _draw_path(ax: object, label: str, x: object, y: object, color: str) -> None:

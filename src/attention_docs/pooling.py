@@ -10,12 +10,11 @@ normalised kernel weights α are the attention weights.
 
 from __future__ import annotations
 
-import math
-from numbers import Real
 from typing import Literal, overload
 
 import numpy as np
 
+from .checks import as_vector, check_bandwidth
 from .kernels import get_kernel
 
 # Largest number of (query, key) pairs handled at once; bounds temporary memory
@@ -23,41 +22,19 @@ from .kernels import get_kernel
 MAX_CHUNK_ELEMENTS = 1 << 22
 
 
-def _as_vector(name: str, values: object, *, allow_empty: bool = False) -> np.ndarray:
-    try:
-        array = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"{name} must be an array of numbers: {error}") from None
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
-    if array.size == 0 and not allow_empty:
-        raise ValueError(f"{name} must not be empty")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return array
-
-
-def _check_bandwidth(bandwidth: object) -> float:
-    if isinstance(bandwidth, bool) or not isinstance(bandwidth, Real):
-        raise TypeError(f"bandwidth must be a real number, got {bandwidth!r}")
-    if not (math.isfinite(bandwidth) and bandwidth > 0):
-        raise ValueError(f"bandwidth must be positive and finite, got {bandwidth!r}")
-    return float(bandwidth)
-
-
 def _check_pairs(
     x_train: object, y_train: object, kernel: str, bandwidth: object
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Validate keys, values, kernel name and bandwidth together."""
-    x_train = _as_vector("x_train", x_train)
-    y_train = _as_vector("y_train", y_train)
+    x_train = as_vector("x_train", x_train)
+    y_train = as_vector("y_train", y_train)
     if x_train.shape != y_train.shape:
         raise ValueError(
             "x_train and y_train must have the same length, "
             f"got {x_train.size} and {y_train.size}"
         )
     get_kernel(kernel)
-    return x_train, y_train, _check_bandwidth(bandwidth)
+    return x_train, y_train, check_bandwidth(bandwidth)
 
 
 def average_pooling(y_train: np.ndarray, x_query: np.ndarray) -> np.ndarray:
@@ -70,8 +47,8 @@ def average_pooling(y_train: np.ndarray, x_query: np.ndarray) -> np.ndarray:
     Returns:
         Predictions, shape (n_query,), all equal to the mean of ``y_train``.
     """
-    y_train = _as_vector("y_train", y_train)
-    x_query = _as_vector("x_query", x_query, allow_empty=True)
+    y_train = as_vector("y_train", y_train)
+    x_query = as_vector("x_query", x_query, allow_empty=True)
     return np.full(x_query.shape, y_train.mean())
 
 
@@ -238,7 +215,7 @@ def nadaraya_watson(
         (``None`` when ``return_weights`` is False).
     """
     x_train, y_train, bandwidth = _check_pairs(x_train, y_train, kernel, bandwidth)
-    x_query = _as_vector("x_query", x_query, allow_empty=True)
+    x_query = as_vector("x_query", x_query, allow_empty=True)
     if chunk_size is None:
         chunk_size = max(1, MAX_CHUNK_ELEMENTS // x_train.size)
     elif (
@@ -293,179 +270,3 @@ def leave_one_out(
         x_train, x_train, kernel, bandwidth, exclude=self_pairs
     )
     return _pool(weights, totals, y_train), weights / totals[:, None]
-
-
-def loo_cv_error(
-    x_train: np.ndarray,
-    y_train: np.ndarray,
-    bandwidths: np.ndarray,
-    *,
-    kernel: str = "gaussian",
-) -> np.ndarray:
-    """Leave-one-out least-squares cross-validation error for each bandwidth.
-
-    CV(h) = (1/n) Σ_i (y_i - f_{-i}(x_i))², where f_{-i} is the estimate
-    without pair i. The bandwidth that minimises it is the least-squares
-    cross-validation choice.
-
-    Parameters:
-        x_train: Training inputs, shape (n_train,).
-        y_train: Training targets, shape (n_train,).
-        bandwidths: Bandwidths to score, shape (n_bandwidths,).
-        kernel: The kernel name.
-
-    Returns:
-        CV(h) for each bandwidth, shape (n_bandwidths,); ``inf`` where the
-        error is larger than a float can hold (residuals beyond about 1e154).
-    """
-    bandwidths = _as_vector("bandwidths", bandwidths)
-    errors = []
-    for h in bandwidths:
-        predictions, _ = leave_one_out(x_train, y_train, kernel=kernel, bandwidth=h)
-        errors.append(_mean_square(np.asarray(y_train, dtype=float) - predictions))
-    return np.array(errors)
-
-
-def _mean_square(residuals: np.ndarray) -> float:
-    """Mean of squares, scaled so that only a truly huge result overflows (to inf)."""
-    scale = float(np.max(np.abs(residuals)))
-    if scale == 0:
-        return 0.0
-    with np.errstate(over="ignore"):
-        return float(np.mean((residuals / scale) ** 2) * scale * scale)
-
-
-def cv_bandwidth(
-    x_train: np.ndarray,
-    y_train: np.ndarray,
-    *,
-    kernel: str = "gaussian",
-    low: float = 1e-3,
-    high: float = 1e3,
-    tol: float = 1e-9,
-) -> float:
-    """The bandwidth that least-squares cross-validation selects.
-
-    A log-spaced grid over [low, high] finds the best bracket, then a
-    golden-section search refines it, so the global minimum on the grid's
-    resolution is found even when CV(h) has several local minima.
-
-    Parameters:
-        x_train: Training inputs, shape (n_train,).
-        y_train: Training targets, shape (n_train,).
-        kernel: The kernel name.
-        low: Smallest bandwidth considered.
-        high: Largest bandwidth considered.
-        tol: Relative width of the final bracket.
-
-    Returns:
-        The bandwidth h_cv minimising :func:`loo_cv_error`.
-    """
-    if not 0 < low < high or not np.isfinite(high):
-        raise ValueError(f"need 0 < low < high < inf, got low={low}, high={high}")
-    grid = np.geomspace(low, high, 241)
-    errors = loo_cv_error(x_train, y_train, grid, kernel=kernel)
-    best = int(np.argmin(errors))
-    a, b = np.log(grid[max(best - 1, 0)]), np.log(grid[min(best + 1, grid.size - 1)])
-
-    def error(log_h: float) -> float:
-        return float(loo_cv_error(x_train, y_train, [np.exp(log_h)], kernel=kernel)[0])
-
-    ratio = (np.sqrt(5) - 1) / 2
-    c, d = b - ratio * (b - a), a + ratio * (b - a)
-    fc, fd = error(c), error(d)
-    while b - a > tol:
-        if fc < fd:
-            b, d, fd = d, c, fc
-            c = b - ratio * (b - a)
-            fc = error(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + ratio * (b - a)
-            fd = error(d)
-    return float(np.exp((a + b) / 2))
-
-
-def _as_points(name: str, values: object) -> np.ndarray:
-    """Vectors as rows of a 2-D array; a 1-D input is n points of dimension 1."""
-    array = np.asarray(values, dtype=float)
-    if array.ndim == 1:
-        array = array[:, None]
-    if array.ndim != 2 or array.shape[0] == 0:
-        raise ValueError(
-            f"{name} must be a non-empty array of shape (n, d) or (n,), "
-            f"got shape {array.shape}"
-        )
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return array
-
-
-def _check_points(
-    queries: object, keys: object, bandwidth: object
-) -> tuple[np.ndarray, np.ndarray, float]:
-    queries, keys = _as_points("queries", queries), _as_points("keys", keys)
-    if queries.shape[1] != keys.shape[1]:
-        raise ValueError(
-            "queries and keys must have the same dimension, got "
-            f"{queries.shape[1]} and {keys.shape[1]}"
-        )
-    return queries, keys, _check_bandwidth(bandwidth)
-
-
-def gaussian_scores(queries: object, keys: object, bandwidth: float) -> np.ndarray:
-    """Gaussian attention scores -‖q - k‖² / (2h²) of every query and key.
-
-    Parameters:
-        queries: Shape (n_queries, d), or (n_queries,) for d = 1.
-        keys: Shape (n_keys, d), or (n_keys,) for d = 1.
-        bandwidth: The Gaussian's standard deviation h > 0.
-
-    Returns:
-        Scores, shape (n_queries, n_keys).
-    """
-    queries, keys, h = _check_points(queries, keys, bandwidth)
-    offsets = queries[:, None, :] - keys[None, :, :]  # (n_queries, n_keys, d)
-    return -np.sum(offsets**2, axis=-1) / (2 * h**2)
-
-
-def dot_product_scores(queries: object, keys: object, bandwidth: float) -> np.ndarray:
-    """Scores q·k / h² - ‖k‖² / (2h²): the Gaussian scores without the query term.
-
-    Expanding -‖q - k‖² / (2h²) gives these scores minus ‖q‖² / (2h²), which is
-    the same for every key of a query, so softmax turns both into the same
-    weights. With keys of equal norm the key term is constant too, and what
-    is left is dot-product attention with temperature h².
-
-    Parameters:
-        queries: Shape (n_queries, d), or (n_queries,) for d = 1.
-        keys: Shape (n_keys, d), or (n_keys,) for d = 1.
-        bandwidth: The Gaussian's standard deviation h > 0.
-
-    Returns:
-        Scores, shape (n_queries, n_keys).
-    """
-    queries, keys, h = _check_points(queries, keys, bandwidth)
-    key_bias = -np.sum(keys**2, axis=1) / (2 * h**2)  # (n_keys,)
-    return queries @ keys.T / h**2 + key_bias[None, :]  # (n_queries, n_keys)
-
-
-def softmax(scores: object) -> np.ndarray:
-    """Row-wise softmax, with each row's largest score subtracted first.
-
-    Parameters:
-        scores: Shape (n_queries, n_keys); a score of -inf gets weight 0.
-
-    Returns:
-        Weights of the same shape; each row is non-negative and sums to 1.
-    """
-    scores = np.asarray(scores, dtype=float)
-    if scores.ndim != 2 or 0 in scores.shape:
-        raise ValueError(f"scores must be non-empty and 2-D, got shape {scores.shape}")
-    if np.isnan(scores).any() or np.isposinf(scores).any():
-        raise ValueError("scores contain NaN or +inf")
-    top = scores.max(axis=1, keepdims=True)  # (n_queries, 1)
-    if not np.all(np.isfinite(top)):
-        raise ValueError("every score of a row is -inf: that row has no key to attend")
-    weights = np.exp(scores - top)
-    return weights / weights.sum(axis=1, keepdims=True)

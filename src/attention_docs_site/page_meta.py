@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import jinja2
+
 from .html_polish import strip_tags
 from .translations import english_path, read_provenance, source_hash
 
@@ -14,21 +16,10 @@ if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.pages import Page
 
-_OUTDATED = (
-    '<div class="admonition warning ad-outdated">'
-    '<p class="admonition-title">译文可能已过时</p>'
-    "<p>英文原文在本页翻译完成之后有过修改，本页可能尚未反映这些修改。"
-    '请以<a href="{english}" hreflang="en">英文原文</a>为准。</p></div>'
-)
-
-
-_UNTRANSLATED = (
-    '<div class="admonition info ad-untranslated">'
-    '<p class="admonition-title">本页尚未翻译</p>'
-    "<p>下面是英文原文。欢迎帮助翻译：运行 "
-    "<code>python -m attention_docs_site.translations new docs/{source} "
-    "--lang zh</code>，"
-    "然后按照仓库中 CONTRIBUTING.zh.md 的步骤完成翻译。</p></div>"
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=True,
+    keep_trailing_newline=False,
 )
 
 
@@ -37,7 +28,8 @@ def translation_notice(page: Page, lang: str) -> str:
 
     A translated page whose English source changed after it was translated
     says so and links to the English page; a page served in English because
-    it has no translation says that, and how to help.
+    it has no translation says that, and how to help. The notices' text is
+    in ``templates/translation_notice.html``.
 
     Parameters:
         page: The page being built.
@@ -49,8 +41,9 @@ def translation_notice(page: Page, lang: str) -> str:
     if lang == "en":
         return ""
     source = Path(page.file.abs_src_path)
+    notice = _TEMPLATES.get_template("translation_notice.html")
     if not source.name.endswith(f".{lang}.md"):
-        return _UNTRANSLATED.format(source=html.escape(page.file.src_uri))
+        return notice.render(kind="untranslated", source=page.file.src_uri)
     record = read_provenance(source)
     english = english_path(source)
     current = source_hash(english.read_text(encoding="utf-8"))
@@ -58,7 +51,7 @@ def translation_notice(page: Page, lang: str) -> str:
         return ""
     english_url = page.url.removeprefix(f"{lang}/")
     up = "../" * page.url.count("/")
-    return _OUTDATED.format(english=html.escape(up + english_url or "./"))
+    return notice.render(kind="outdated", english=up + english_url or "./")
 
 
 def build_language(config: MkDocsConfig) -> str:

@@ -80,7 +80,7 @@ def test_cache_in_real_builds(tmp_path):
         assert "#1f5fa9" in (site / page / "index.html").read_text()
 
     # A table edit changes the figure on the next build.
-    labels = library / "attention_docs" / "labels.py"
+    labels = library / "attention_docs" / "labels" / "en.py"
     labels.write_text(labels.read_text().replace('"keys": "Keys"', '"keys": "Key set"'))
     _, hits, misses, _ = cache_line(build(cache=store))
     assert (hits, misses) == (0, cold)

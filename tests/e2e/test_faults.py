@@ -78,7 +78,7 @@ def test_notebook_published_as_raw_source(tmp_path):
 def test_missing_glyph_in_a_figure(tmp_path):
     def untypeable_label(project):
         # U+E000 is a private-use character: no font has a glyph for it.
-        labels = project / "src" / "attention_docs" / "labels.py"
+        labels = project / "src" / "attention_docs" / "labels" / "zh.py"
         text = labels.read_text(encoding="utf-8")
         labels.write_text(text.replace('"keys": "键"', '"keys": "键\\ue000"'), "utf-8")
 

@@ -73,6 +73,10 @@ class Serve:
                 return response.status, response.read().decode("utf-8")
         except urllib.error.HTTPError as error:
             return error.code, ""
+        except (TimeoutError, urllib.error.URLError):
+            # MkDocs holds a request while it rebuilds; a slow rebuild on a
+            # loaded machine is not an answer yet: wait_for_page asks again.
+            return 0, ""
 
     def wait_for_page(self, path: str, text: str) -> None:
         deadline = time.monotonic() + WAIT

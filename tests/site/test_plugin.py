@@ -27,7 +27,8 @@ def imports_of(path: Path, package: str) -> set[str]:
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
-            base = package if node.level else ""
+            parts = package.split(".")
+            base = ".".join(parts[: len(parts) - node.level + 1]) if node.level else ""
             module = ".".join(filter(None, [base, node.module]))
             names.add(module)
             names |= {f"{module}.{alias.name}" for alias in node.names}
@@ -36,14 +37,20 @@ def imports_of(path: Path, package: str) -> set[str]:
 
 def import_graph() -> dict[str, set[str]]:
     modules = {
-        f"{path.parent.name}.{path.stem}".removesuffix(".__init__"): path
+        ".".join(path.relative_to(SRC).with_suffix("").parts).removesuffix(
+            ".__init__"
+        ): path
         for wing in WINGS
-        for path in (SRC / wing).glob("*.py")
+        for path in (SRC / wing).rglob("*.py")
     }
+
+    def package(name: str, path: Path) -> str:
+        return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
     return {
         name: {
             target
-            for target in imports_of(path, name.split(".")[0])
+            for target in imports_of(path, package(name, path))
             if target in modules and target != name
         }
         for name, path in modules.items()
@@ -86,6 +93,10 @@ def test_the_graph_sees_imports_in_functions_and_relative_ones(tmp_path):
     found = imports_of(module, "attention_docs_site")
     assert {"attention_docs_site.links", "attention_docs_site.fence"} <= found
     assert "attention_docs.diagrams" in found
+    deeper = tmp_path / "n.py"
+    deeper.write_text("from ..svg import Drawing\nfrom .panels import fit_drawing\n")
+    found = imports_of(deeper, "attention_docs.figures")
+    assert {"attention_docs.svg", "attention_docs.figures.panels"} <= found
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ import pytest
 import torch
 
 from attention_docs import KERNELS, figures, nadaraya_watson
-from attention_docs.model import NadarayaWatsonRegressor, leave_one_out_pairs
-from attention_docs.pooling import cv_bandwidth, loo_cv_error
+from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
+from attention_docs.model import NadarayaWatsonRegressor, leave_one_out_pairs, train
 
 DATA = figures.chapter_data()
 N = DATA.x_train.size
@@ -187,7 +187,7 @@ def test_at_cv_the_epanechnikov_and_gaussian_fits_are_close():
 def test_without_the_mask_w_keeps_growing_slowly():
     """'After its first large step, w never stops growing, but it grows
     slowly' (exercise notebook, pooling 4)"""
-    unmasked = figures.train(
+    unmasked = train(
         DATA.x_train, DATA.y_train, epochs=300, lr=0.5, leave_one_out=False
     )
     steps = np.diff(unmasked.ws)

@@ -6,9 +6,10 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from attention_docs import figures, nadaraya_watson
+from attention_docs import diagrams, figures, nadaraya_watson
+from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
 from attention_docs.labels import label
-from attention_docs.pooling import loo_cv_error
+from attention_docs.model import train
 
 
 def embedded_images(svg):
@@ -108,7 +109,7 @@ def test_average_pooling_fit_plots_the_mean(drawn):
 
 @pytest.mark.parametrize(("kernel", "bandwidth"), [("gaussian", 1.0), ("boxcar", 0.3)])
 def test_nadaraya_watson_figures_plot_its_output(drawn, kernel, bandwidth):
-    pred, weights = figures.nadaraya_watson(
+    pred, weights = nadaraya_watson(
         DATA.x_train, DATA.y_train, DATA.x_test, kernel=kernel, bandwidth=bandwidth
     )
     ax = drawn.nadaraya_watson_fit("en", kernel=kernel, bandwidth=bandwidth).axes[0]
@@ -126,7 +127,7 @@ def test_kernel_comparison_grid_is_at_equal_standard_deviation(drawn):
     for index, ax in enumerate(panels):
         kernel, std = kernels[index // len(stds)], stds[index % len(stds)]
         h = {"gaussian": std, "boxcar": std * 3**0.5, "epanechnikov": std * 5**0.5}
-        expected, _ = figures.nadaraya_watson(
+        expected, _ = nadaraya_watson(
             DATA.x_train, DATA.y_train, DATA.x_test, kernel=kernel, bandwidth=h[kernel]
         )
         np.testing.assert_allclose(line(ax, "Prediction"), expected, rtol=1e-12)
@@ -150,10 +151,10 @@ def test_parametric_figures_show_the_trained_model(drawn):
     ax = drawn.parametric_loss_curve("en").axes[0]
     np.testing.assert_array_equal(ax.get_lines()[0].get_ydata(), result.losses)
     # Same w as the model trained here, independently of the cache.
-    fresh = figures.train(DATA.x_train, DATA.y_train, **figures.SHORT_RECIPE)
+    fresh = train(DATA.x_train, DATA.y_train, **figures.SHORT_RECIPE)
     assert fresh.ws.tobytes() == result.ws.tobytes()
     fit = drawn.parametric_fit("en").axes[0]
-    expected, _ = figures.nadaraya_watson(
+    expected, _ = nadaraya_watson(
         DATA.x_train, DATA.y_train, DATA.x_test, bandwidth=1 / abs(result.ws[-1])
     )
     np.testing.assert_allclose(line(fit, "Prediction"), expected, rtol=1e-10)
@@ -162,7 +163,7 @@ def test_parametric_figures_show_the_trained_model(drawn):
 
 def test_cv_curve_marks_h_cv_and_learned_bandwidths(drawn):
     ax = drawn.cv_bandwidth_curve("en").axes[0]
-    h_cv = figures.cv_bandwidth(DATA.x_train, DATA.y_train)
+    h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
     marks = {ln.get_label(): ln.get_xdata()[0] for ln in ax.get_lines()[1:]}
     assert marks["h selected by cross-validation"] == pytest.approx(h_cv)
     short = figures.trained(**figures.SHORT_RECIPE).model.bandwidth
@@ -173,7 +174,7 @@ def test_cv_curve_marks_h_cv_and_learned_bandwidths(drawn):
     h = ax.get_lines()[0].get_xdata()
     np.testing.assert_allclose(
         ax.get_lines()[0].get_ydata(),
-        figures.loo_cv_error(DATA.x_train, DATA.y_train, h),
+        loo_cv_error(DATA.x_train, DATA.y_train, h),
     )
 
 
@@ -191,16 +192,16 @@ def test_cue_figures_point_at_cup_then_book(drawn):
     for name, target in (("saliency_cue", "cup"), ("volitional_cue", "book")):
         fig = getattr(drawn, name)("zh")
         (arrow,) = [p for p in fig.axes[0].patches if isinstance(p, FancyArrowPatch)]
-        assert arrow._posA_posB[1][0] == figures.diagrams._CENTERS[target]
+        assert arrow._posA_posB[1][0] == diagrams._CENTERS[target]
 
 
-@pytest.mark.parametrize("focus", figures.diagrams.SCENE_OBJECTS)
+@pytest.mark.parametrize("focus", diagrams.SCENE_OBJECTS)
 def test_task_cue_points_at_any_object(drawn, focus):
     from matplotlib.patches import FancyArrowPatch
 
     fig = drawn.task_cue(focus, lang="en")
     (arrow,) = [p for p in fig.axes[0].patches if isinstance(p, FancyArrowPatch)]
-    assert arrow._posA_posB[1][0] == figures.diagrams._CENTERS[focus]
+    assert arrow._posA_posB[1][0] == diagrams._CENTERS[focus]
 
 
 def test_task_cue_text_alternative_names_the_object():
@@ -221,9 +222,9 @@ def test_bandwidth_summary_reports_the_library_values():
     table = figures.bandwidth_summary("en")
     cells = re.findall(r"<td>([^<]*)</td>", table)
     rows = [cells[i : i + 4] for i in range(0, len(cells), 4)]
-    h_cv = figures.cv_bandwidth(DATA.x_train, DATA.y_train)
-    short = figures.train(DATA.x_train, DATA.y_train, **figures.SHORT_RECIPE)
-    slow = figures.train(DATA.x_train, DATA.y_train, **figures.SLOW_RECIPE)
+    h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
+    short = train(DATA.x_train, DATA.y_train, **figures.SHORT_RECIPE)
+    slow = train(DATA.x_train, DATA.y_train, **figures.SLOW_RECIPE)
     assert [row[1] for row in rows] == [
         f"{h_cv:.4f}",
         f"{short.model.bandwidth:.4f}",
@@ -232,7 +233,7 @@ def test_bandwidth_summary_reports_the_library_values():
     ]
     assert float(rows[3][1]) == pytest.approx(h_cv, rel=0.01)
     assert float(rows[1][2]) == pytest.approx(short.ws[-1], abs=1e-3)
-    cv = figures.loo_cv_error(DATA.x_train, DATA.y_train, [h_cv])[0]
+    cv = loo_cv_error(DATA.x_train, DATA.y_train, [h_cv])[0]
     assert rows[0][3] == f"{cv:.4f}"
     zh = figures.bandwidth_summary("zh")
     assert "<th>带宽</th>" in zh and "留一法交叉验证" in zh

@@ -10,6 +10,7 @@ from statsmodels.nonparametric.kernel_regression import KernelReg
 from test_pooling import assert_convex_combination, extreme_problem
 
 from attention_docs import make_dataset, nadaraya_watson
+from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
 from attention_docs.model import (
     NadarayaWatsonRegressor,
     leave_one_out_mask,
@@ -17,7 +18,7 @@ from attention_docs.model import (
     predict,
     train,
 )
-from attention_docs.pooling import cv_bandwidth, leave_one_out, loo_cv_error
+from attention_docs.pooling import leave_one_out
 
 DATA = make_dataset(50, seed=0)
 

@@ -10,15 +10,9 @@ from scipy.special import softmax as scipy_softmax
 from statsmodels.nonparametric.kernel_regression import KernelReg
 
 from attention_docs import attention_weights, average_pooling, nadaraya_watson
-from attention_docs.pooling import (
-    cv_bandwidth,
-    dot_product_scores,
-    gaussian_attention_pooling,
-    gaussian_scores,
-    leave_one_out,
-    loo_cv_error,
-    softmax,
-)
+from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
+from attention_docs.pooling import gaussian_attention_pooling, leave_one_out
+from attention_docs.scores import dot_product_scores, gaussian_scores, softmax
 
 KERNEL_NAMES = ["gaussian", "boxcar", "constant", "epanechnikov"]
 

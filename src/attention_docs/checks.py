@@ -1,0 +1,42 @@
+"""Input checks the numerical modules share, each error naming the problem."""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+
+
+def as_vector(name: str, values: object, *, allow_empty: bool = False) -> np.ndarray:
+    """``values`` as a finite 1-D float array; the error names ``name``.
+
+    Raises:
+        TypeError: The values are not numbers.
+        ValueError: Not one-dimensional, empty (unless allowed), NaN or infinite.
+    """
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be an array of numbers: {error}") from None
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
+    if array.size == 0 and not allow_empty:
+        raise ValueError(f"{name} must not be empty")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return array
+
+
+def check_bandwidth(bandwidth: object) -> float:
+    """The bandwidth as a float, once it is a positive, finite real number.
+
+    Raises:
+        TypeError: Not a real number (booleans included).
+        ValueError: Zero, negative, NaN or infinite.
+    """
+    if isinstance(bandwidth, bool) or not isinstance(bandwidth, Real):
+        raise TypeError(f"bandwidth must be a real number, got {bandwidth!r}")
+    if not (math.isfinite(bandwidth) and bandwidth > 0):
+        raise ValueError(f"bandwidth must be positive and finite, got {bandwidth!r}")
+    return float(bandwidth)

@@ -1,0 +1,164 @@
+"""The computations behind the figures, memoised where several figures share them.
+
+The chapter's data set and training recipes, the trained models, the kernel
+comparison, Gaussian scores against dot products, and the error against n.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..bandwidth import cv_bandwidth
+from ..data import Dataset, make_dataset
+from ..kernels import KERNELS
+from ..model import TrainingResult, train
+from ..pooling import nadaraya_watson
+from ..scores import dot_product_scores, gaussian_scores, softmax
+
+# The chapter's data set and training recipes.
+DATA_SEED = 0
+
+
+N_TRAIN = 50
+
+
+SHORT_RECIPE = {"epochs": 5, "lr": 0.5}  # a few large steps: w overshoots
+
+
+LONG_RECIPE = {"epochs": 300, "lr": 0.5}  # the same steps, run to convergence
+
+
+SLOW_RECIPE = {"epochs": 300, "lr": 0.05}  # small steps down the CV(h) curve
+
+
+# Gaussian scores against dot products: the chapter's data at this bandwidth,
+# and random vectors of these dimensions.
+DOT_PRODUCT_BANDWIDTH = 0.5
+
+
+DOT_PRODUCT_DIMENSIONS = (1, 2, 8, 64)
+
+
+# Error against the number of training examples, averaged over seeds.
+SAMPLE_SIZES = (25, 50, 100, 200, 400)
+
+
+SAMPLE_SEEDS = tuple(range(8))
+
+
+FIXED_BANDWIDTH = 1.0
+
+
+COMPARED_KERNELS = ("boxcar", "constant", "epanechnikov", "gaussian")
+
+
+# The kernel comparison sets each kernel's bandwidth so that all have these
+# standard deviations: equal h would give the Gaussian the widest window.
+COMPARED_KERNELS_WITH_WIDTH = ("boxcar", "epanechnikov", "gaussian")
+
+
+COMPARED_STDS = (0.1, 0.25, 0.6)
+
+
+def chapter_data() -> Dataset:
+    """The data set used by every figure of the attention-pooling chapter."""
+    return make_dataset(N_TRAIN, seed=DATA_SEED)
+
+
+@functools.cache
+def trained(epochs: int, lr: float) -> TrainingResult:
+    """The parametric model trained on :func:`chapter_data` (memoised; pure)."""
+    data = chapter_data()
+    return train(data.x_train, data.y_train, epochs=epochs, lr=lr, seed=DATA_SEED)
+
+
+def compared_bandwidth(kernel: str, std: float) -> float:
+    """The bandwidth that gives a kernel a standard deviation (as a density)."""
+    return std / KERNELS[kernel].std
+
+
+def kernel_comparison_predictions() -> np.ndarray:
+    """Predictions for every compared kernel (rows) and standard deviation (columns).
+
+    Returns:
+        Shape (n_kernels, n_stds, n_test).
+    """
+    data = chapter_data()
+    return np.array(
+        [
+            [
+                nadaraya_watson(
+                    data.x_train,
+                    data.y_train,
+                    data.x_test,
+                    kernel=kernel,
+                    bandwidth=compared_bandwidth(kernel, std),
+                    return_weights=False,
+                )[0]
+                for std in COMPARED_STDS
+            ]
+            for kernel in COMPARED_KERNELS_WITH_WIDTH
+        ]
+    )  # (n_kernels, n_stds, n_test)
+
+
+def gaussian_and_dot_product_weights() -> tuple[np.ndarray, np.ndarray]:
+    """The chapter's attention weights computed from both forms of the scores.
+
+    Returns:
+        Gaussian-score weights and dot-product weights, each of shape
+        (n_test, n_train), at :data:`DOT_PRODUCT_BANDWIDTH`.
+    """
+    data = chapter_data()
+    h = DOT_PRODUCT_BANDWIDTH
+    return (
+        softmax(gaussian_scores(data.x_test, data.x_train, h)),
+        softmax(dot_product_scores(data.x_test, data.x_train, h)),
+    )
+
+
+@dataclass(frozen=True)
+class SampleSizeErrors:
+    """Mean squared error against the truth, by number of training examples.
+
+    Attributes:
+        sizes: Numbers of training examples, shape (n_sizes,).
+        fixed: Mean error with the bandwidth fixed at :data:`FIXED_BANDWIDTH`,
+            averaged over the seeds, shape (n_sizes,).
+        cv: The same with each data set's cross-validated bandwidth.
+        slopes: Least-squares slopes of log error against log n, for ``fixed``
+            and ``cv``.
+    """
+
+    sizes: np.ndarray
+    fixed: np.ndarray
+    cv: np.ndarray
+    slopes: tuple[float, float]
+
+
+@functools.cache
+def sample_size_errors(
+    sizes: tuple[int, ...] = SAMPLE_SIZES, seeds: tuple[int, ...] = SAMPLE_SEEDS
+) -> SampleSizeErrors:
+    """How the error of a fixed h and of h_cv change with n (memoised; pure)."""
+    errors = np.empty((2, len(sizes), len(seeds)))
+    for i, n in enumerate(sizes):
+        for j, seed in enumerate(seeds):
+            data = make_dataset(n, seed=seed)
+            h_cv = cv_bandwidth(data.x_train, data.y_train, low=0.01, high=5.0)
+            for k, h in enumerate((FIXED_BANDWIDTH, h_cv)):
+                prediction, _ = nadaraya_watson(
+                    data.x_train,
+                    data.y_train,
+                    data.x_test,
+                    bandwidth=h,
+                    return_weights=False,
+                )
+                errors[k, i, j] = np.mean((prediction - data.y_truth) ** 2)
+    fixed, cv = errors.mean(axis=2)  # (n_sizes,) each
+    log_n = np.log(sizes)
+    slopes = tuple(float(np.polyfit(log_n, np.log(e), 1)[0]) for e in (fixed, cv))
+    return SampleSizeErrors(np.array(sizes), fixed, cv, slopes)

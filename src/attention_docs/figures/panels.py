@@ -1,0 +1,50 @@
+"""Drawing helpers two or more figure modules share: a fit and a weights heatmap."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..labels import label
+from ..plotting import heatmaps, regression_panels
+from ..svg import Drawing
+from .experiments import (
+    chapter_data,
+)
+
+
+def series_names(lang: str) -> dict[str, str]:
+    """The names of a fit's series and axes in a language."""
+    keys = ("truth", "prediction", "samples", "x", "y")
+    return {key: label(key, lang) for key in keys}
+
+
+def fit_drawing(prediction: np.ndarray, title: str, alt: str, lang: str) -> Drawing:
+    """A prediction on the chapter's test inputs, with the truth and the samples."""
+    data = chapter_data()
+    fig = regression_panels(
+        data.x_test,
+        data.y_truth,
+        prediction.reshape(1, 1, -1),
+        data.x_train,
+        data.y_train,
+        names=series_names(lang),
+        titles=[[title]],
+        lang=lang,
+    )
+    return Drawing(fig, alt)
+
+
+def weights_drawing(
+    weights: np.ndarray, method: str, narrow: bool, lang: str
+) -> Drawing:
+    """Attention weights of the test inputs over the sorted training inputs."""
+    fig = heatmaps(
+        weights[None, None],
+        xlabel=label("sorted_training_inputs", lang),
+        ylabel=label("test_inputs", lang),
+        lang=lang,
+        panel_size=3.4,
+    )
+    detail = label("weights_detail_narrow" if narrow else "weights_detail_wide", lang)
+    alt = label("weights_alt", lang, method=method, detail=detail)
+    return Drawing(fig, alt)

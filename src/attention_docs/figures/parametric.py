@@ -1,0 +1,207 @@
+"""Figures of the parametric-attention-pooling chapter.
+
+Training, the learned bandwidth, cross-validation, and Gaussian scores as dot
+products.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from ..bandwidth import cv_bandwidth, loo_cv_error
+from ..labels import label
+from ..model import TrainingResult, predict
+from ..plotting import curves, heatmaps
+from ..scores import dot_product_scores, gaussian_scores, softmax
+from ..svg import Drawing, svg_figure
+from .experiments import (
+    DOT_PRODUCT_BANDWIDTH,
+    DOT_PRODUCT_DIMENSIONS,
+    LONG_RECIPE,
+    SHORT_RECIPE,
+    SLOW_RECIPE,
+    chapter_data,
+    gaussian_and_dot_product_weights,
+    trained,
+)
+from .panels import fit_drawing, weights_drawing
+
+
+@svg_figure
+def parametric_loss_curve(lang: str = "en") -> Drawing:
+    """Training loss of the parametric model over the short recipe's epochs."""
+    result = trained(**SHORT_RECIPE)
+    epochs = np.arange(result.losses.size)
+    fig = curves(
+        epochs,
+        [(label("loss", lang), result.losses)],
+        xlabel=label("epoch", lang),
+        ylabel=label("loss", lang),
+        lang=lang,
+        size=(4.2, 2.6),
+    )
+    first, second = result.losses[:2]
+    alt = label(
+        "loss_alt", lang, epochs=SHORT_RECIPE["epochs"], first=first, second=second
+    )
+    return Drawing(fig, alt)
+
+
+def _trained_label(key: str, result: TrainingResult, lang: str) -> str:
+    """The learned model's panel title or sentence phrase, with its w and h."""
+    w = result.model.w.item()
+    return label(key, lang, w=w, h=result.model.bandwidth)
+
+
+@svg_figure
+def parametric_fit(lang: str = "en") -> Drawing:
+    """Prediction of the parametric model after the short recipe."""
+    data = chapter_data()
+    result = trained(**SHORT_RECIPE)
+    prediction, _ = predict(result.model, data.x_train, data.y_train, data.x_test)
+    title = _trained_label("trained_title", result, lang)
+    method = _trained_label("learned_phrase", result, lang)
+    return fit_drawing(prediction, title, label("fit_alt", lang, method=method), lang)
+
+
+@svg_figure
+def parametric_weights(lang: str = "en") -> Drawing:
+    """Attention weights of the parametric model after the short recipe."""
+    data = chapter_data()
+    result = trained(**SHORT_RECIPE)
+    _, weights = predict(result.model, data.x_train, data.y_train, data.x_test)
+    method = _trained_label("learned_phrase", result, lang)
+    return weights_drawing(
+        weights, method, narrow=result.model.bandwidth < 0.5, lang=lang
+    )
+
+
+@svg_figure
+def cv_bandwidth_curve(lang: str = "en") -> Drawing:
+    """Leave-one-out error against bandwidth, with h_cv and the learned h marked."""
+    data = chapter_data()
+    bandwidths = np.geomspace(0.02, 3.0, 200)
+    errors = loo_cv_error(data.x_train, data.y_train, bandwidths)
+    marks = [(cv_bandwidth(data.x_train, data.y_train), label("h_cv", lang))]
+    for recipe in (SHORT_RECIPE, LONG_RECIPE):
+        result = trained(**recipe)
+        marks.append(
+            (result.model.bandwidth, label("h_learned", lang, epochs=recipe["epochs"]))
+        )
+    fig = curves(
+        bandwidths,
+        [(label("loo_error", lang), errors)],
+        marks=marks,
+        xlabel=label("bandwidth", lang),
+        ylabel=label("loo_error", lang),
+        log_x=True,
+        lang=lang,
+        size=(5.2, 3.0),
+    )
+    return Drawing(fig, label("cv_alt", lang))
+
+
+@svg_figure
+def gradient_descent_path(lang: str = "en") -> Drawing:
+    """The bandwidth after each gradient step, drawn on the CV(h) curve.
+
+    The training loss is n·CV(1/|w|), so every iterate lies on the curve.
+    """
+    data = chapter_data()
+    bandwidths = np.geomspace(0.02, 3.0, 200)
+    errors = loo_cv_error(data.x_train, data.y_train, bandwidths)
+    paths = []
+    for recipe in (SHORT_RECIPE, SLOW_RECIPE):
+        result = trained(**recipe)
+        paths.append(
+            (
+                label("gd_path", lang, **recipe),
+                1 / np.abs(result.ws),
+                result.losses / data.x_train.size,
+            )
+        )
+    h_cv = cv_bandwidth(data.x_train, data.y_train)
+    fig = curves(
+        bandwidths,
+        [(label("loo_error", lang), errors)],
+        marks=[(h_cv, label("h_cv", lang))],
+        paths=paths,
+        xlabel=label("bandwidth", lang),
+        ylabel=label("loo_error", lang),
+        log_x=True,
+        lang=lang,
+        size=(5.2, 3.2),
+    )
+    return Drawing(fig, label("gd_alt", lang))
+
+
+@svg_figure
+def gaussian_as_dot_product(lang: str = "en") -> Drawing:
+    """Two heatmaps of the same weights: Gaussian scores, and dot products."""
+    weights = np.stack(gaussian_and_dot_product_weights())[None]  # (1, 2, n, m)
+    fig = heatmaps(
+        weights,
+        xlabel=label("sorted_training_inputs", lang),
+        ylabel=label("test_inputs", lang),
+        titles=[
+            label(f"{name}_title", lang)
+            for name in ("gaussian_scores", "dot_product_scores")
+        ],
+        lang=lang,
+        panel_size=2.6,
+    )
+    alt = label("dot_product_alt", lang, h=DOT_PRODUCT_BANDWIDTH)
+    return Drawing(fig, alt)
+
+
+def dot_product_check(lang: str = "en", n: int = 20, seed: int = 0) -> str:
+    """Table: for random vectors of several dimensions, how far the two forms differ.
+
+    For each dimension d in :data:`DOT_PRODUCT_DIMENSIONS`, n queries and n
+    keys are drawn from a standard normal distribution and compared at
+    bandwidth 1, so the scores grow with d (about -d on average).
+    """
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in DOT_PRODUCT_DIMENSIONS:
+        queries, keys = rng.normal(size=(2, n, d))
+        gaussian = gaussian_scores(queries, keys, 1.0)
+        dot = dot_product_scores(queries, keys, 1.0)
+        difference = np.abs(softmax(gaussian) - softmax(dot)).max()
+        rows.append(
+            f"<tr><td>{d}</td><td>{np.abs(gaussian).max():.1f}</td>"
+            f"<td>{difference:.1e}</td></tr>"
+        )
+    header = "".join(
+        f"<th>{html.escape(label(f'dot_product_table_{key}', lang))}</th>"
+        for key in ("d", "scores", "diff")
+    )
+    return (
+        f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def bandwidth_summary(lang: str = "en") -> str:
+    """Table of h_cv and the learned bandwidths, with w and CV(h), as HTML."""
+    data = chapter_data()
+    rows = [(label("summary_h_cv", lang), cv_bandwidth(data.x_train, data.y_train))]
+    for recipe in (SHORT_RECIPE, LONG_RECIPE, SLOW_RECIPE):
+        rows.append(
+            (
+                label("summary_learned", lang, **recipe),
+                trained(**recipe).model.bandwidth,
+            )
+        )
+    errors = loo_cv_error(data.x_train, data.y_train, [h for _, h in rows])
+    header = "".join(
+        f"<th>{html.escape(label(key, lang))}</th>"
+        for key in ("summary_bandwidth", "summary_h", "summary_w", "summary_cv")
+    )
+    body = "".join(
+        f"<tr><td>{html.escape(name)}</td><td>{h:.4f}</td><td>{1 / h:.3f}</td>"
+        f"<td>{error:.4f}</td></tr>"
+        for (name, h), error in zip(rows, errors, strict=True)
+    )
+    return f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"

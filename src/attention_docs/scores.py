@@ -1,0 +1,96 @@
+"""Attention scores between vectors, and the softmax that turns them into weights.
+
+Gaussian scores and dot-product scores, for queries and keys of any dimension,
+so the chapters can show that the two give the same weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .checks import check_bandwidth
+
+
+def _as_points(name: str, values: object) -> np.ndarray:
+    """Vectors as rows of a 2-D array; a 1-D input is n points of dimension 1."""
+    array = np.asarray(values, dtype=float)
+    if array.ndim == 1:
+        array = array[:, None]
+    if array.ndim != 2 or array.shape[0] == 0:
+        raise ValueError(
+            f"{name} must be a non-empty array of shape (n, d) or (n,), "
+            f"got shape {array.shape}"
+        )
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return array
+
+
+def _check_points(
+    queries: object, keys: object, bandwidth: object
+) -> tuple[np.ndarray, np.ndarray, float]:
+    queries, keys = _as_points("queries", queries), _as_points("keys", keys)
+    if queries.shape[1] != keys.shape[1]:
+        raise ValueError(
+            "queries and keys must have the same dimension, got "
+            f"{queries.shape[1]} and {keys.shape[1]}"
+        )
+    return queries, keys, check_bandwidth(bandwidth)
+
+
+def gaussian_scores(queries: object, keys: object, bandwidth: float) -> np.ndarray:
+    """Gaussian attention scores -‖q - k‖² / (2h²) of every query and key.
+
+    Parameters:
+        queries: Shape (n_queries, d), or (n_queries,) for d = 1.
+        keys: Shape (n_keys, d), or (n_keys,) for d = 1.
+        bandwidth: The Gaussian's standard deviation h > 0.
+
+    Returns:
+        Scores, shape (n_queries, n_keys).
+    """
+    queries, keys, h = _check_points(queries, keys, bandwidth)
+    offsets = queries[:, None, :] - keys[None, :, :]  # (n_queries, n_keys, d)
+    return -np.sum(offsets**2, axis=-1) / (2 * h**2)
+
+
+def dot_product_scores(queries: object, keys: object, bandwidth: float) -> np.ndarray:
+    """Scores q·k / h² - ‖k‖² / (2h²): the Gaussian scores without the query term.
+
+    Expanding -‖q - k‖² / (2h²) gives these scores minus ‖q‖² / (2h²), which is
+    the same for every key of a query, so softmax turns both into the same
+    weights. With keys of equal norm the key term is constant too, and what
+    is left is dot-product attention with temperature h².
+
+    Parameters:
+        queries: Shape (n_queries, d), or (n_queries,) for d = 1.
+        keys: Shape (n_keys, d), or (n_keys,) for d = 1.
+        bandwidth: The Gaussian's standard deviation h > 0.
+
+    Returns:
+        Scores, shape (n_queries, n_keys).
+    """
+    queries, keys, h = _check_points(queries, keys, bandwidth)
+    key_bias = -np.sum(keys**2, axis=1) / (2 * h**2)  # (n_keys,)
+    return queries @ keys.T / h**2 + key_bias[None, :]  # (n_queries, n_keys)
+
+
+def softmax(scores: object) -> np.ndarray:
+    """Row-wise softmax, with each row's largest score subtracted first.
+
+    Parameters:
+        scores: Shape (n_queries, n_keys); a score of -inf gets weight 0.
+
+    Returns:
+        Weights of the same shape; each row is non-negative and sums to 1.
+    """
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim != 2 or 0 in scores.shape:
+        raise ValueError(f"scores must be non-empty and 2-D, got shape {scores.shape}")
+    if np.isnan(scores).any() or np.isposinf(scores).any():
+        raise ValueError("scores contain NaN or +inf")
+    top = scores.max(axis=1, keepdims=True)  # (n_queries, 1)
+    if not np.all(np.isfinite(top)):
+        raise ValueError("every score of a row is -inf: that row has no key to attend")
+    weights = np.exp(scores - top)
+    return weights / weights.sum(axis=1, keepdims=True)
