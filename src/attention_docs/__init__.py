@@ -6,7 +6,7 @@ from .data import Dataset, make_dataset, true_function
 from .kernels import KERNELS, boxcar, constant, epanechnikov, gaussian, get_kernel
 from .plotting import heatmaps
 from .pooling import attention_weights, average_pooling, nadaraya_watson
-from .svg import Drawing, figure_to_svg, svg_figure
+from .svg import Drawing, figure_to_svg
 
 __all__ = [
     "KERNELS",
@@ -23,6 +23,5 @@ __all__ = [
     "heatmaps",
     "make_dataset",
     "nadaraya_watson",
-    "svg_figure",
     "true_function",
 ]

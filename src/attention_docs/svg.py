@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import html
 import io
 import re
 import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import ParamSpec
 
 import matplotlib as mpl
 from matplotlib.figure import Figure
@@ -159,44 +155,29 @@ def figure_to_svg(fig: Figure, *, alt: str) -> str:
     return f"{head}><title>{label}</title>{body}\n"
 
 
-@dataclass(frozen=True)
-class Drawing:
-    """A figure with its text alternative, before it becomes SVG.
+class Drawing(str):
+    """A figure as the inline SVG a page prints, keeping the figure and its text.
+
+    ``Drawing(figure, alt)`` renders the figure with ``figure_to_svg``, with
+    ``alt`` as its text alternative in the language of the page. Every figure
+    function of the site returns one, so SVG is made in one place. A drawing
+    *is* the ``<svg>`` string: pages print it and notebooks show it with
+    ``IPython.display.HTML``. Code that wants the figure itself, such as the
+    tests, reads ``figure``.
 
     Attributes:
         figure: The matplotlib figure.
-        alt: Its text alternative, in the language of the page.
+        alt: The text alternative.
     """
 
     figure: Figure
     alt: str
 
+    def __new__(cls, figure: Figure, alt: str) -> Drawing:  # noqa: D102
+        drawing = super().__new__(cls, figure_to_svg(figure, alt=alt))
+        drawing.figure = figure
+        drawing.alt = alt
+        return drawing
 
-P = ParamSpec("P")
-
-
-def svg_figure(draw: Callable[P, Drawing]) -> Callable[P, str]:
-    """Make a function that draws a :class:`Drawing` return its inline SVG.
-
-    Every figure of the site goes through here, so SVG is made in one place
-    (:func:`figure_to_svg`). The drawing function stays available as the
-    result's ``drawing`` attribute, for code that wants the Figure itself.
-
-    Parameters:
-        draw: Returns the figure and its text alternative.
-
-    Returns:
-        A function with the same parameters that returns the ``<svg>`` element.
-    """
-
-    @functools.wraps(draw)
-    def render(*args: P.args, **kwargs: P.kwargs) -> str:
-        drawing = draw(*args, **kwargs)
-        if not isinstance(drawing, Drawing):
-            raise TypeError(
-                f"{draw.__name__} must return a Drawing, got {type(drawing).__name__}"
-            )
-        return figure_to_svg(drawing.figure, alt=drawing.alt)
-
-    render.drawing = draw  # type: ignore[attr-defined]
-    return render
+    def __repr__(self) -> str:
+        return f"Drawing(alt={self.alt!r}, {len(self)} characters of SVG)"

@@ -81,7 +81,7 @@ class _Drawn:
     """``drawn.name(...)`` is the matplotlib Figure of ``figures.name(...)``."""
 
     def __getattr__(self, name):
-        draw = getattr(figures, name).drawing
+        draw = getattr(figures, name)
         return lambda *args, **kwargs: draw(*args, **kwargs).figure
 
 

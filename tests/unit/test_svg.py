@@ -1,4 +1,5 @@
 import ast
+import inspect
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -8,7 +9,7 @@ import pytest
 from matplotlib.figure import Figure
 
 import attention_docs
-from attention_docs import Drawing, figure_to_svg, heatmaps, svg_figure
+from attention_docs import Drawing, figure_to_svg, heatmaps
 
 
 def sample_figure(labels=("Keys", "Queries"), lang="en"):
@@ -104,34 +105,19 @@ def test_text_no_font_can_draw_is_refused(text):
         figure_to_svg(fig, alt="demo")
 
 
-def test_svg_figure_renders_the_drawing_once_and_keeps_the_drawing():
-    calls = []
-
-    @svg_figure
-    def draw(title):
-        """Draw it."""
-        calls.append(title)
-        return Drawing(sample_figure((title, "Q")), f"alt {title}")
-
-    svg = draw("K")
-    assert svg == figure_to_svg(sample_figure(("K", "Q")), alt="alt K")
-    assert draw.__doc__ == "Draw it." and draw.__name__ == "draw"
-    drawing = draw.drawing("K")
-    assert isinstance(drawing.figure, Figure) and drawing.alt == "alt K"
-    assert calls == ["K", "K"]
-
-
-def test_svg_figure_refuses_anything_but_a_drawing():
-    @svg_figure
-    def draw():
-        return sample_figure()
-
-    with pytest.raises(TypeError, match="draw must return a Drawing, got Figure"):
-        draw()
+def test_a_drawing_is_its_svg_and_keeps_its_figure_and_text():
+    figure = sample_figure(("K", "Q"))
+    drawing = Drawing(figure, "alt K")
+    assert drawing == figure_to_svg(sample_figure(("K", "Q")), alt="alt K")
+    assert isinstance(drawing, str) and str(drawing).startswith("<svg")
+    assert drawing.figure is figure and drawing.alt == "alt K"
+    assert repr(drawing) == f"Drawing(alt='alt K', {len(drawing)} characters of SVG)"
+    with pytest.raises(ValueError, match="alt must be a non-empty"):
+        Drawing(figure, " ")
 
 
 def test_only_the_svg_module_makes_svg():
-    """Figure functions return Drawings; svg_figure is the one caller."""
+    """Figure functions return Drawings; Drawing is what calls figure_to_svg."""
     root = Path(attention_docs.__file__).parent
     for path in root.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -141,15 +127,18 @@ def test_only_the_svg_module_makes_svg():
             if isinstance(node, ast.Call) and ast.unparse(node.func) == "figure_to_svg"
         ]
         assert path.name == "svg.py" or not calls, path.name
-    drawn = [
-        node
-        for path in (root / "figures").glob("*.py")
-        if path.name != "panels.py"  # drawing helpers the figures share
-        for node in ast.parse(path.read_text(encoding="utf-8")).body
-        if isinstance(node, ast.FunctionDef)
-        and not node.name.startswith("_")
-        and ast.unparse(node.returns) == "Drawing"
+    from attention_docs import figures
+
+    drawings = [
+        name
+        for name in figures.__all__
+        if getattr(getattr(figures, name), "__annotations__", {}).get("return")
+        == "Drawing"
     ]
-    assert len(drawn) >= 19
-    for node in drawn:
-        assert [ast.unparse(d) for d in node.decorator_list] == ["svg_figure"]
+    assert len(drawings) >= 19
+    for name in drawings:
+        parameters = inspect.signature(getattr(figures, name)).parameters
+        args = {"focus": "cup"} if "focus" in parameters else {}
+        if "weights" in parameters:
+            args["weights"] = np.full((3, 4), 0.25)
+        assert isinstance(getattr(figures, name)(**args), Drawing), name

@@ -1,9 +1,8 @@
 """One function per figure published on the site, each returning inline SVG.
 
-Each figure function draws a :class:`~attention_docs.svg.Drawing` (the
-matplotlib Figure and its text alternative); the :func:`~attention_docs.svg.svg_figure`
-decorator turns it into the inline SVG the page prints, and keeps the drawing
-function as ``figure_function.drawing`` for code that wants the Figure.
+Each figure function returns a ``Drawing`` (``attention_docs.svg``): the
+inline SVG the page prints, which also keeps the matplotlib Figure and its
+text alternative for code that wants them.
 
 Pages call these, one call per figure, with the language of the page. The
 English and the Chinese page run the same code; only ``lang`` differs. Every

@@ -7,22 +7,19 @@ import numpy as np
 from .. import diagrams
 from ..labels import label
 from ..plotting import heatmaps
-from ..svg import Drawing, svg_figure
+from ..svg import Drawing
 
 
-@svg_figure
 def saliency_cue(lang: str = "en") -> Drawing:
     """The desk scene with gaze drawn to the red cup (a nonvolitional cue)."""
     return _scene("cup", "saliency", lang)
 
 
-@svg_figure
 def volitional_cue(lang: str = "en") -> Drawing:
     """The desk scene with gaze directed to the book by the task (a volitional cue)."""
     return _scene("book", "volitional", lang)
 
 
-@svg_figure
 def task_cue(focus: str, lang: str = "en") -> Drawing:
     """The desk scene with gaze directed by a task to any one of the objects.
 
@@ -63,14 +60,12 @@ def qkv_text(lang: str) -> dict[str, str]:
     return {name: label(key, lang) for name, key in QKV_LABELS.items()}
 
 
-@svg_figure
 def qkv_diagram(lang: str = "en") -> Drawing:
     """The attention framework: queries, keys, values and attention pooling."""
     text = qkv_text(lang)
     return Drawing(diagrams.qkv_framework(text=text, lang=lang), label("qkv_alt", lang))
 
 
-@svg_figure
 def identity_heatmap(lang: str = "en", size: int = 10) -> Drawing:
     """Heatmap of identity attention weights: each query attends only to its own key.
 
@@ -88,7 +83,6 @@ def identity_heatmap(lang: str = "en", size: int = 10) -> Drawing:
     return Drawing(fig, label("identity_alt", lang))
 
 
-@svg_figure
 def weights_heatmap(weights: np.ndarray, lang: str = "en") -> Drawing:
     """Heatmap of any attention-weight matrix, queries down and keys across.
 
@@ -115,7 +109,6 @@ def weights_heatmap(weights: np.ndarray, lang: str = "en") -> Drawing:
     return Drawing(fig, alt)
 
 
-@svg_figure
 def softmax_heatmap(lang: str = "en", size: int = 10, seed: int = 0) -> Drawing:
     """Heatmap of a row-wise softmax of a random matrix (an exercise).
 

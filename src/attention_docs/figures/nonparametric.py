@@ -17,7 +17,7 @@ from ..kernels import KERNELS
 from ..labels import check_lang, label
 from ..plotting import curves, regression_panels
 from ..pooling import average_pooling, nadaraya_watson
-from ..svg import Drawing, svg_figure
+from ..svg import Drawing
 from .experiments import (
     COMPARED_KERNELS,
     COMPARED_KERNELS_WITH_WIDTH,
@@ -33,7 +33,6 @@ from .experiments import (
 from .panels import fit_drawing, series_names, weights_drawing
 
 
-@svg_figure
 def average_pooling_fit(lang: str = "en") -> Drawing:
     """Average pooling: the same prediction, the mean of all targets, everywhere."""
     check_lang(lang)
@@ -58,7 +57,6 @@ def _nonparametric(
     return prediction, weights, title, method
 
 
-@svg_figure
 def nadaraya_watson_fit(
     lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
 ) -> Drawing:
@@ -67,7 +65,6 @@ def nadaraya_watson_fit(
     return fit_drawing(prediction, title, label("fit_alt", lang, method=method), lang)
 
 
-@svg_figure
 def nadaraya_watson_weights(
     lang: str = "en", kernel: str = "gaussian", bandwidth: float = 1.0
 ) -> Drawing:
@@ -76,7 +73,6 @@ def nadaraya_watson_weights(
     return weights_drawing(weights, method, narrow=bandwidth < 0.5, lang=lang)
 
 
-@svg_figure
 def kernel_shapes(lang: str = "en") -> Drawing:
     """The four kernels K(u) side by side on one axis."""
     u = np.linspace(-2.5, 2.5, 501)
@@ -95,7 +91,6 @@ def kernel_shapes(lang: str = "en") -> Drawing:
     return Drawing(fig, label("kernels_alt", lang))
 
 
-@svg_figure
 def kernel_comparison(lang: str = "en") -> Drawing:
     """Predictions for each kernel (rows) at equal standard deviations (columns)."""
     data = chapter_data()
@@ -126,7 +121,6 @@ def kernel_comparison(lang: str = "en") -> Drawing:
     return Drawing(fig, label("comparison_alt", lang))
 
 
-@svg_figure
 def error_against_sample_size(lang: str = "en") -> Drawing:
     """Log-log plot of the error of a fixed h and of h_cv against n, with n^(-4/5)."""
     result = sample_size_errors()

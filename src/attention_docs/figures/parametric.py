@@ -15,7 +15,7 @@ from ..labels import label
 from ..model import TrainingResult, predict
 from ..plotting import curves, heatmaps
 from ..scores import dot_product_scores, gaussian_scores, softmax
-from ..svg import Drawing, svg_figure
+from ..svg import Drawing
 from .experiments import (
     DOT_PRODUCT_BANDWIDTH,
     DOT_PRODUCT_DIMENSIONS,
@@ -29,7 +29,6 @@ from .experiments import (
 from .panels import fit_drawing, weights_drawing
 
 
-@svg_figure
 def parametric_loss_curve(lang: str = "en") -> Drawing:
     """Training loss of the parametric model over the short recipe's epochs."""
     result = trained(**SHORT_RECIPE)
@@ -55,7 +54,6 @@ def _trained_label(key: str, result: TrainingResult, lang: str) -> str:
     return label(key, lang, w=w, h=result.model.bandwidth)
 
 
-@svg_figure
 def parametric_fit(lang: str = "en") -> Drawing:
     """Prediction of the parametric model after the short recipe."""
     data = chapter_data()
@@ -66,7 +64,6 @@ def parametric_fit(lang: str = "en") -> Drawing:
     return fit_drawing(prediction, title, label("fit_alt", lang, method=method), lang)
 
 
-@svg_figure
 def parametric_weights(lang: str = "en") -> Drawing:
     """Attention weights of the parametric model after the short recipe."""
     data = chapter_data()
@@ -78,7 +75,6 @@ def parametric_weights(lang: str = "en") -> Drawing:
     )
 
 
-@svg_figure
 def cv_bandwidth_curve(lang: str = "en") -> Drawing:
     """Leave-one-out error against bandwidth, with h_cv and the learned h marked."""
     data = chapter_data()
@@ -103,7 +99,6 @@ def cv_bandwidth_curve(lang: str = "en") -> Drawing:
     return Drawing(fig, label("cv_alt", lang))
 
 
-@svg_figure
 def gradient_descent_path(lang: str = "en") -> Drawing:
     """The bandwidth after each gradient step, drawn on the CV(h) curve.
 
@@ -137,7 +132,6 @@ def gradient_descent_path(lang: str = "en") -> Drawing:
     return Drawing(fig, label("gd_alt", lang))
 
 
-@svg_figure
 def gaussian_as_dot_product(lang: str = "en") -> Drawing:
     """Two heatmaps of the same weights: Gaussian scores, and dot products."""
     weights = np.stack(gaussian_and_dot_product_weights())[None]  # (1, 2, n, m)
