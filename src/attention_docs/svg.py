@@ -181,3 +181,8 @@ class Drawing(str):
 
     def __repr__(self) -> str:
         return f"Drawing(alt={self.alt!r}, {len(self)} characters of SVG)"
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        # A copy or pickle of a drawing is its SVG: notebooks deep-copy their
+        # outputs, and a Figure is neither needed there nor cheap to copy.
+        return str, (str(self),)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import jinja2
 
 from .html_polish import strip_tags
-from .translations import english_path, read_provenance, source_hash
+from .translations import english_path, provenance_record, source_hash
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -44,7 +44,7 @@ def translation_notice(page: Page, lang: str) -> str:
     notice = _TEMPLATES.get_template("translation_notice.html")
     if not source.name.endswith(f".{lang}.md"):
         return notice.render(kind="untranslated", source=page.file.src_uri)
-    record = read_provenance(source)
+    record = provenance_record(page.meta, source)  # MkDocs parsed it
     english = english_path(source)
     current = source_hash(english.read_text(encoding="utf-8"))
     if record["source_hash"] == current:

@@ -190,15 +190,20 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     ) -> str:
         """Check the page's front matter; add API links after its code blocks.
 
+        MkDocs has parsed the front matter already; front matter it could not
+        read (not closed, not YAML, not a mapping) it leaves at the top of the
+        page's text, and would publish as prose. Only then is the file parsed
+        again, strictly, for the message.
+
         Raises:
             TranslationError: The front matter is not valid YAML or not closed.
-                MkDocs itself would publish it as text.
         """
         self.page_filter.page = f"docs/{page.file.src_uri}"
-        source = Path(page.file.abs_src_path)
-        split_front_matter(
-            source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
-        )
+        if markdown.startswith("---"):
+            source = Path(page.file.abs_src_path)
+            split_front_matter(
+                source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
+            )
         return link_library_calls(markdown, build_language(config))
 
     def on_page_content(

@@ -1,5 +1,7 @@
 import ast
+import copy
 import inspect
+import pickle
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -114,6 +116,9 @@ def test_a_drawing_is_its_svg_and_keeps_its_figure_and_text():
     assert repr(drawing) == f"Drawing(alt='alt K', {len(drawing)} characters of SVG)"
     with pytest.raises(ValueError, match="alt must be a non-empty"):
         Drawing(figure, " ")
+    # Copies and pickles (notebook outputs are deep-copied) are the plain SVG.
+    for copied in (copy.deepcopy(drawing), pickle.loads(pickle.dumps(drawing))):
+        assert type(copied) is str and copied == drawing
 
 
 def test_only_the_svg_module_makes_svg():

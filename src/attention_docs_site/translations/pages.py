@@ -148,6 +148,19 @@ def read_provenance(path: Path) -> dict:
         The record, with ``source``, ``source_hash`` and ``sections``.
     """
     front, _, _ = split_front_matter(path.read_text(encoding="utf-8"), path)
+    return provenance_record(front, path)
+
+
+def provenance_record(front: dict, path: Path) -> dict:
+    """The provenance record in a translated page's parsed front matter.
+
+    Parameters:
+        front: The page's front matter (for example MkDocs' ``page.meta``).
+        path: The translated page, named in errors.
+
+    Returns:
+        The record, with ``source``, ``source_hash`` and ``sections``.
+    """
     record = (
         front["jupyter"].get(_NOTEBOOK_KEY)
         if is_notebook_front(front)
