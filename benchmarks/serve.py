@@ -100,7 +100,12 @@ def prose_edit(text: str, run: int) -> str:
 def edits(project: Path) -> dict[str, Edit]:
     """The four scenarios: the same bytes saved, prose, one function, a label."""
     page = project / "docs" / "attention-pooling.md"
-    figures = project / "src" / "attention_docs" / "figures.py"
+    library = project / "src" / "attention_docs"
+    figures = next(
+        path
+        for path in library.rglob("*.py")
+        if "def kernel_shapes(" in path.read_text()
+    )
     labels = project / "src" / "attention_docs" / "labels" / "en.py"
     return {
         "no change (file saved as it is)": Edit(
