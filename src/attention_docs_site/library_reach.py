@@ -174,9 +174,7 @@ class Recorder:
         found = {}
         for units in self.source.memoised.values():
             for unit in units:
-                module_name, function = unit.split(":")
-                memo = getattr(sys.modules.get(module_name), function, None)
-                if callable(getattr(memo, "cache_info", None)):
+                if (memo := _memo(unit)) is not None:
                     found[unit] = memo
         return found
 
@@ -231,16 +229,20 @@ def _resolved(filename: str) -> str:
         return filename
 
 
+def _memo(unit: str) -> object | None:
+    """The ``functools`` cache of a memoised unit, if its module is imported."""
+    module_name, function = unit.split(":")
+    memo = getattr(sys.modules.get(module_name), function, None)
+    return memo if callable(getattr(memo, "cache_info", None)) else None
+
+
 def clear_memo(unit: str) -> bool:
     """Empty the ``functools`` cache of a memoised unit, if its module is imported.
 
     Returns:
         Whether a cache was found and emptied.
     """
-    module_name, function = unit.split(":")
-    module = sys.modules.get(module_name)
-    memo = getattr(module, function, None) if module else None
-    if callable(getattr(memo, "cache_clear", None)):
+    memo = _memo(unit)
+    if memo is not None:
         memo.cache_clear()
-        return True
-    return False
+    return memo is not None
