@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bandwidth import cv_bandwidth
+from ..bandwidth import cv_bandwidth, loo_cv_error
 from ..data import Dataset, make_dataset
 from ..kernels import KERNELS
 from ..model import TrainingResult, train
@@ -73,6 +73,17 @@ def trained(epochs: int, lr: float) -> TrainingResult:
     """The parametric model trained on :func:`chapter_data` (memoised; pure)."""
     data = chapter_data()
     return train(data.x_train, data.y_train, epochs=epochs, lr=lr, seed=DATA_SEED)
+
+
+def cv_curve() -> tuple[np.ndarray, np.ndarray]:
+    """CV(h) of :func:`chapter_data` on a log grid of 200 bandwidths, 0.02 to 3.
+
+    Returns:
+        The bandwidths and their leave-one-out errors, each of shape (200,).
+    """
+    data = chapter_data()
+    bandwidths = np.geomspace(0.02, 3.0, 200)
+    return bandwidths, loo_cv_error(data.x_train, data.y_train, bandwidths)
 
 
 def compared_bandwidth(kernel: str, std: float) -> float:

@@ -23,6 +23,7 @@ from .experiments import (
     SHORT_RECIPE,
     SLOW_RECIPE,
     chapter_data,
+    cv_curve,
     gaussian_and_dot_product_weights,
     trained,
 )
@@ -78,8 +79,7 @@ def parametric_weights(lang: str = "en") -> Drawing:
 def cv_bandwidth_curve(lang: str = "en") -> Drawing:
     """Leave-one-out error against bandwidth, with h_cv and the learned h marked."""
     data = chapter_data()
-    bandwidths = np.geomspace(0.02, 3.0, 200)
-    errors = loo_cv_error(data.x_train, data.y_train, bandwidths)
+    bandwidths, errors = cv_curve()
     marks = [(cv_bandwidth(data.x_train, data.y_train), label("h_cv", lang))]
     for recipe in (SHORT_RECIPE, LONG_RECIPE):
         result = trained(**recipe)
@@ -105,8 +105,7 @@ def gradient_descent_path(lang: str = "en") -> Drawing:
     The training loss is n·CV(1/|w|), so every iterate lies on the curve.
     """
     data = chapter_data()
-    bandwidths = np.geomspace(0.02, 3.0, 200)
-    errors = loo_cv_error(data.x_train, data.y_train, bandwidths)
+    bandwidths, errors = cv_curve()
     paths = []
     for recipe in (SHORT_RECIPE, SLOW_RECIPE):
         result = trained(**recipe)
