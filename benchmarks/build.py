@@ -13,6 +13,7 @@ the repository. Every figure printed is measured in this one run.
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import re
 import shutil
@@ -169,6 +170,52 @@ def page_weights(site: Path) -> list[tuple[str, int, int]]:
             )
         )
     return rows
+
+
+# The explorable figures' script, and the data each explorable page carries.
+EXPLORABLE_SCRIPTS = ("assets/explorables.js",)
+_EXPLORABLE = re.compile(
+    r"<figure class=\"ad-explorable\" data-explorable=\"([a-z-]+)\" "
+    r"data-explorable-data='([^']*)'>(.*?)</figure>",
+    re.S,
+)
+
+
+def script_sizes(site: Path) -> list[tuple[str, int, int]]:
+    """Each explorable script's bytes, raw and after gzip -9."""
+    return [
+        (name, len(raw), len(gzip.compress(raw, 9, mtime=0)))
+        for name in EXPLORABLE_SCRIPTS
+        for raw in [(site / name).read_bytes()]
+    ]
+
+
+def explorable_sizes(site: Path) -> list[tuple[str, str, int, int]]:
+    """For each explorable figure: its page, kind, data bytes, static drawing bytes."""
+    rows = []
+    for page in sorted(site.rglob("index.html")):
+        html = page.read_text("utf-8")
+        for kind, data, static in _EXPLORABLE.findall(html):
+            name = page.parent.relative_to(site).as_posix()
+            rows.append((name, kind, len(data.encode()), len(static.encode())))
+    return rows
+
+
+def report_explorables(
+    scripts: list[tuple[str, int, int]], figures: list[tuple[str, str, int, int]]
+) -> None:
+    """Print the explorables' script sizes and data, and the script target."""
+    print("\nExplorable figures: script (bytes)\n")
+    print(f"{'file':<28} {'raw':>7} {'gzip -9':>8}")
+    for name, raw, packed in scripts:
+        print(f"{name:<28} {raw:7d} {packed:8d}")
+    total = sum(packed for _, _, packed in scripts)
+    within = met(total <= 15_360)
+    print(f"target: all explorable scripts <= 15 KB gzip = 15360: {total} ({within})")
+    print("\nExplorable figures: what each page carries (bytes)\n")
+    print(f"{'page':<36} {'figure':<18} {'data':>7} {'static SVG':>11}")
+    for name, kind, data, static in figures:
+        print(f"{name:<36} {kind:<18} {data:7d} {static:11d}")
 
 
 def heatmap_sizes() -> dict[str, int]:
@@ -328,7 +375,17 @@ def main() -> None:
         default=100_000,
         help="queries and keys for the large nadaraya_watson run",
     )
+    parser.add_argument(
+        "--weights",
+        type=Path,
+        metavar="SITE",
+        help="only weigh an already built site (pages, explorables) and stop",
+    )
     args = parser.parse_args()
+    if args.weights:
+        report_weights(page_weights(args.weights))
+        report_explorables(script_sizes(args.weights), explorable_sizes(args.weights))
+        return
 
     global PROGRESS
     # code once, five builds and four saves under serve per run, the weighed
@@ -344,10 +401,12 @@ def main() -> None:
         shutil.rmtree(project / ".cache", ignore_errors=True)
         build(project)
         weights = page_weights(project / "site")
+        explorables = script_sizes(project / "site"), explorable_sizes(project / "site")
         served = serve_scenarios(project, args.runs, step)
     report_builds(times, once)
     report_serve(served)
     report_weights(weights)
+    report_explorables(*explorables)
     report_library(args.scale)
     PROGRESS.close()
 

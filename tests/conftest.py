@@ -43,7 +43,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         items.insert(0, readers[0])
 
 
-BROWSER_TESTS = E2E / "test_browser.py"
+BROWSER_TESTS = (E2E / "test_browser.py", E2E / "test_explorables_browser.py")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -59,7 +59,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if config.option.keyword or config.option.markexpr:
         return
     asked = [Path(arg.split("::")[0]).resolve() for arg in config.args]
-    if any(BROWSER_TESTS.is_relative_to(path) for path in asked):
+    if any(test.is_relative_to(path) for test in BROWSER_TESTS for path in asked):
         pytest.exit(f"{MISSING_CHROMIUM} (browser tests selected)", returncode=1)
 
 
@@ -71,7 +71,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """
     if hasattr(session.config, "workerinput"):
         return  # decided by pytest_sessionstart in the controller
-    browser_tests = [i for i in session.items if i.path == BROWSER_TESTS]
+    browser_tests = [i for i in session.items if i.path in BROWSER_TESTS]
     if browser_tests and not Path(CHROMIUM).exists():
         pytest.exit(
             f"{MISSING_CHROMIUM} ({len(browser_tests)} browser tests selected)",

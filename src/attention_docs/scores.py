@@ -94,3 +94,85 @@ def softmax(scores: object) -> np.ndarray:
         raise ValueError("every score of a row is -inf: that row has no key to attend")
     weights = np.exp(scores - top)
     return weights / weights.sum(axis=1, keepdims=True)
+
+
+# The scoring functions a(q, k) of the soft-lookup figure, by name.
+LOOKUP_SCORES = ("dot_product", "scaled_dot_product", "negative_squared_distance")
+
+
+def lookup_scores(queries: object, keys: object, score: str) -> np.ndarray:
+    """Scores a(q, k) of every query against every key, for a named function.
+
+    ``"dot_product"`` is q·k, ``"scaled_dot_product"`` is q·k / √d, and
+    ``"negative_squared_distance"`` is -‖q - k‖² / 2.
+
+    Parameters:
+        queries: Shape (n_queries, d), or (n_queries,) for d = 1.
+        keys: Shape (n_keys, d), or (n_keys,) for d = 1.
+        score: One of :data:`LOOKUP_SCORES`.
+
+    Returns:
+        Scores, shape (n_queries, n_keys).
+    """
+    if score not in LOOKUP_SCORES:
+        raise ValueError(f"unknown score {score!r}; expected one of {LOOKUP_SCORES}")
+    queries, keys, _ = _check_points(queries, keys, 1.0)
+    if score == "negative_squared_distance":
+        return gaussian_scores(queries, keys, 1.0)
+    dots = queries @ keys.T  # (n_queries, n_keys)
+    return dots / np.sqrt(keys.shape[1]) if score == "scaled_dot_product" else dots
+
+
+def tempered_softmax(scores: object, temperature: float) -> np.ndarray:
+    """Row-wise softmax of scores / T, with its limits at T = 0 and T = ∞.
+
+    At ``temperature=0`` each row puts all its weight on its highest score
+    (shared equally by exact ties): a lookup. At ``temperature=inf`` every key
+    gets the same weight: average pooling.
+
+    Parameters:
+        scores: Shape (n_queries, n_keys), finite.
+        temperature: T ≥ 0, or ``inf``.
+
+    Returns:
+        Weights of the same shape; each row is non-negative and sums to 1.
+    """
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim != 2 or 0 in scores.shape or not np.all(np.isfinite(scores)):
+        raise ValueError(
+            f"scores must be finite, non-empty and 2-D, got shape {scores.shape}"
+        )
+    t = float(temperature)
+    if not t >= 0:  # also catches NaN
+        raise ValueError(f"temperature must be >= 0 or inf, got {temperature!r}")
+    if t == 0:
+        top = scores == scores.max(axis=1, keepdims=True)
+        return top / top.sum(axis=1, keepdims=True)
+    if np.isinf(t):
+        return np.full(scores.shape, 1 / scores.shape[1])
+    return softmax(scores / t)
+
+
+def soft_lookup(
+    queries: object, keys: object, values: object, *, score: str, temperature: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Attention as a soft database lookup: weights from scores, then an average.
+
+    Parameters:
+        queries: Shape (n_queries, d), or (n_queries,) for d = 1.
+        keys: Shape (n_keys, d), or (n_keys,) for d = 1.
+        values: One number per key, shape (n_keys,).
+        score: One of :data:`LOOKUP_SCORES`.
+        temperature: T ≥ 0 or ``inf``; see :func:`tempered_softmax`.
+
+    Returns:
+        ``(outputs, weights)`` of shapes (n_queries,) and (n_queries, n_keys).
+    """
+    weights = tempered_softmax(lookup_scores(queries, keys, score), temperature)
+    values = np.asarray(values, dtype=float)
+    if values.shape != (weights.shape[1],) or not np.all(np.isfinite(values)):
+        raise ValueError(
+            f"values must be {weights.shape[1]} finite numbers, one per key, "
+            f"got shape {values.shape}"
+        )
+    return weights @ values, weights

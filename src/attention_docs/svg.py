@@ -44,6 +44,7 @@ def _geometry(match: re.Match[str]) -> str:
 
 
 _SVG_NS = "http://www.w3.org/2000/svg"
+_XLINK_NS = "http://www.w3.org/1999/xlink"
 _GROUP = f"{{{_SVG_NS}}}g"
 
 
@@ -75,6 +76,7 @@ def _styles_to_classes(root: ET.Element, prefix: str) -> None:
 
 def _restructure(svg: str, prefix: str) -> str:
     ET.register_namespace("", _SVG_NS)
+    ET.register_namespace("xlink", _XLINK_NS)
     root = ET.fromstring(svg)
     _unwrap_groups(root)
     _styles_to_classes(root, prefix)
@@ -85,9 +87,10 @@ def _restructure(svg: str, prefix: str) -> str:
 def _compact(svg: str) -> str:
     """Drop what the browser does not need and round coordinates to 0.1 pt.
 
-    0.1 pt is under a sixth of a pixel at the figures' size. Links use plain
-    ``href`` (SVG 2, understood by every current browser) instead of
-    ``xlink:href``.
+    0.1 pt is under a sixth of a pixel at the figures' size. Links keep
+    ``xlink:href``: Material's instant navigation assigns to the ``href``
+    property of every element with an ``href`` attribute, which throws for
+    SVG's ``<use>`` and ``<image>``, whose ``href`` property is read-only.
     """
     referenced = set(_REFERENCE.findall(svg))
     svg = _ID.sub(lambda m: m.group() if m.group(1) in referenced else "", svg)
@@ -96,9 +99,6 @@ def _compact(svg: str) -> str:
     svg = _FONT_FAMILY.sub(r"\1, sans-serif", svg)
     svg = _GLOBAL_RULE.sub("<style>.ad-figure *{", svg)
     svg = _DATA_URI_BREAK.sub("base64,", svg)
-    svg = svg.replace("xlink:href=", "href=").replace(
-        ' xmlns:xlink="http://www.w3.org/1999/xlink"', ""
-    )
     return _BETWEEN_TAGS.sub("><", svg).strip()
 
 

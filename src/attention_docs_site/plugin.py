@@ -107,6 +107,14 @@ class PageInWarnings(logging.Filter):
         return True
 
 
+_I18N_LOG = logging.getLogger("mkdocs.plugins.mkdocs_static_i18n.reconfigure")
+
+
+def _answered_instant_warning(record: logging.LogRecord) -> bool:
+    """Drop i18n's warning about navigation.instant, which language.js answers."""
+    return "compatible with theme.features = navigation.instant" not in str(record.msg)
+
+
 def nested_language_build(config: MkDocsConfig) -> bool:
     """Whether mkdocs-static-i18n is building one more language inside a build."""
     return bool(getattr(config.plugins.get("i18n"), "building", False))
@@ -121,6 +129,11 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     """
 
     def __init__(self) -> None:
+        # mkdocs-static-i18n warns that its language menu goes stale under
+        # navigation.instant, which fails a strict build. docs/assets/language.js
+        # points the menu at each new page's counterpart, so that warning is
+        # answered; the plugin exists before i18n's on_config logs it.
+        _I18N_LOG.addFilter(_answered_instant_warning)
         self.page_filter = PageInWarnings()
         # Built file (relative to site_dir) -> its source, for link messages.
         self.sources: dict[str, str] = {}

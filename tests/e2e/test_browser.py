@@ -5,19 +5,16 @@ but the test server are aborted and recorded, and fail the test. Full-page
 screenshots of every page are saved under ``test-artifacts/screenshots/``.
 """
 
-import functools
-import http.server
 import os
 import re
 import shutil
-import threading
-from importlib.resources import files
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from helpers import CHROMIUM, MISSING_CHROMIUM, ROOT, SITE_PATH, SITE_URL
+from browser import AXE, SERIOUS, launch, prefix, visit
+from helpers import ROOT, SITE_PATH, SITE_URL
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -39,123 +36,6 @@ def source_of(path: str, lang: str) -> Path:
     """The Markdown source of a page path."""
     stem = ROOT / "docs" / (path or "index")
     return stem.with_suffix(".zh.md" if lang == "zh" else ".md")
-
-
-def prefix(lang: str) -> str:
-    return "zh/" if lang == "zh" else ""
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep the test output readable
-        pass
-
-
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = True  # join request threads, closing their sockets
-
-
-@pytest.fixture(scope="session")
-def site_url(built_site, tmp_path_factory):
-    """Serve the built site over HTTP on 127.0.0.1, under the site's own path."""
-    root = tmp_path_factory.mktemp("www")
-    mount = root / SITE_PATH.strip("/")
-    mount.parent.mkdir(parents=True, exist_ok=True)
-    mount.symlink_to(built_site, target_is_directory=True)
-    handler = functools.partial(QuietHandler, directory=str(root))
-    server = Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
-
-
-def require_chromium():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(MISSING_CHROMIUM, pytrace=False)
-
-
-def launch(playwright, **options):
-    """Debian's Chromium, headless, asking no server but the test's."""
-    return playwright.chromium.launch(
-        executable_path=CHROMIUM,
-        args=["--no-sandbox", "--disable-background-networking"],
-        **options,
-    )
-
-
-@pytest.fixture(scope="session")
-def playwright():
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as running:
-        yield running
-
-
-@pytest.fixture(scope="session")
-def browser(playwright):
-    chromium = launch(playwright)
-    yield chromium
-    chromium.close()
-
-
-@pytest.fixture(params=["light"])
-def color_scheme(request):
-    return request.param
-
-
-@pytest.fixture
-def page(browser, site_url, color_scheme):
-    """A fresh page that records every problem a reader could run into.
-
-    ``page.foreign_requests``: requests to any other host (aborted);
-    ``page.problems``: console errors, uncaught exceptions, failed requests
-    and responses with an error status.
-    """
-    context = browser.new_context(
-        color_scheme=color_scheme,
-        permissions=["clipboard-read", "clipboard-write"],
-        accept_downloads=True,
-    )
-    page = context.new_page()
-    page.foreign_requests = []
-    page.problems = []
-    own = urlsplit(site_url).netloc
-
-    def route(route):
-        if urlsplit(route.request.url).netloc == own:
-            route.continue_()
-        else:
-            page.foreign_requests.append(route.request.url)
-            route.abort()
-
-    def console(message):
-        if message.type == "error":
-            page.problems.append(f"console error: {message.text}")
-
-    def failed(request):
-        if urlsplit(request.url).netloc == own:  # foreign ones are listed apart
-            page.problems.append(f"request failed: {request.url} {request.failure}")
-
-    def response(response):
-        if response.status >= 400:
-            page.problems.append(f"HTTP {response.status}: {response.url}")
-
-    page.route("**/*", route)
-    page.on("console", console)
-    page.on("pageerror", lambda error: page.problems.append(f"exception: {error}"))
-    page.on("requestfailed", failed)
-    page.on("response", response)
-    yield page
-    context.close()
-
-
-def visit(page, site_url, path, lang):
-    page.goto(site_url + prefix(lang) + path)
-    page.wait_for_load_state("networkidle")
 
 
 every_page = pytest.mark.parametrize("path", PAGES)
@@ -321,8 +201,13 @@ FIGURE_CALL = re.compile(
 )
 
 
+# An explorable figure's static drawing, hidden once its script has drawn the
+# live one (test_explorables_browser.py checks both).
+HIDDEN_STATIC = ".ad-explorable[data-live] > .ad-explorable__static svg"
+
+
 def check_figures_are_visible_with_a_text_alternative(page, path, lang):
-    figures = page.locator("article svg.ad-figure")
+    figures = page.locator(f"article svg.ad-figure:not({HIDDEN_STATIC})")
     if FIGURE_CALL.search(source_of(path, lang).read_text()):
         assert figures.count() > 0
     for i in range(figures.count()):
@@ -439,14 +324,6 @@ def check_downloaded_links(prose, lang, built_site):
         path = target.removeprefix(SITE_URL).split("#")[0]
         assert path.startswith("zh/") == (lang == "zh"), target
         assert (built_site / path / "index.html").is_file(), target
-
-
-AXE = files("axe_playwright_python") / "axe.min.js"  # axe-core, from PyPI
-
-
-SERIOUS = """async () => (await axe.run(document, {resultTypes: ["violations"]}))
-  .violations.filter(v => ["serious", "critical"].includes(v.impact))
-  .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(", ")}`)"""
 
 
 @both_languages

@@ -12,7 +12,9 @@ import torch
 
 from attention_docs import KERNELS, figures, nadaraya_watson
 from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
+from attention_docs.figures import explorables
 from attention_docs.model import NadarayaWatsonRegressor, leave_one_out_pairs, train
+from attention_docs.scores import lookup_scores, soft_lookup
 
 DATA = figures.chapter_data()
 N = DATA.x_train.size
@@ -252,3 +254,73 @@ def test_gaussian_and_dot_product_weights_agree_to_rounding():
         DATA.x_train, DATA.y_train, DATA.x_test, bandwidth=figures.DOT_PRODUCT_BANDWIDTH
     )
     np.testing.assert_allclose(gaussian, weights, rtol=1e-12, atol=1e-300)
+
+
+def test_a_far_key_can_win_under_the_dot_product_but_not_under_the_distance():
+    """queries-keys-values: "With the dot product, a key far from the origin
+    can win even when another key lies closer to the query; the negative
+    squared distance always favours the nearest key." Checked at every query
+    position the soft-lookup figure's sliders offer."""
+    grid = explorables.slider_positions(*explorables.LOOKUP_QUERIES)
+    queries = np.array([(a, b) for a in grid for b in grid])
+    keys = np.array(explorables.LOOKUP_KEYS)
+    distances = np.linalg.norm(queries[:, None] - keys[None], axis=2)
+    rows = np.arange(len(queries))
+    for score, margin in (("dot_product", 1.0), ("negative_squared_distance", 1e-12)):
+        best = lookup_scores(queries, keys, score).argmax(axis=1)
+        farther = distances[rows, best] - distances.min(axis=1)  # 0: the nearest won
+        assert (farther.max() > margin) == (score == "dot_product"), score
+    # Where a farther key wins under q·k, it lies farther from the origin.
+    best = lookup_scores(queries, keys, "dot_product").argmax(axis=1)
+    nearest = distances.argmin(axis=1)
+    beaten = best != nearest
+    norms = np.linalg.norm(keys, axis=1)
+    assert beaten.any() and np.all(norms[best[beaten]] > norms[nearest[beaten]])
+
+
+def test_at_q_1_minus_half_key_e_is_nearest_but_a_wins_the_dot_product():
+    """queries-keys-values: "At q = (1, -0.5), key E is the nearest but key A
+    wins"."""
+    names, keys = explorables.LOOKUP_NAMES, np.array(explorables.LOOKUP_KEYS)
+    query = np.array([1.0, -0.5])
+    assert names[int(np.linalg.norm(keys - query, axis=1).argmin())] == "E"
+    assert names[int(lookup_scores([query], keys, "dot_product").argmax())] == "A"
+
+
+def test_the_soft_lookups_average_is_5_and_scaling_by_root_2_is_a_temperature():
+    """queries-keys-values: "every key gets 1/5, and the output is 5, the mean
+    of the values" and "The scaled dot product divides the scores by √d = √2
+    here ..., the same as multiplying T by √2"."""
+    keys, values = explorables.LOOKUP_KEYS, explorables.LOOKUP_VALUES
+    output, weights = soft_lookup(
+        [(0.3, -1.2)], keys, values, score="dot_product", temperature=np.inf
+    )
+    assert weights.tolist() == [[0.2] * 5] and output[0] == 5 == np.mean(values)
+    for t in (0.1, 1.0, 7.0):
+        scaled = soft_lookup(
+            [(1.0, 0.5)], keys, values, score="scaled_dot_product", temperature=t
+        )[1]
+        dot = soft_lookup(
+            [(1.0, 0.5)], keys, values, score="dot_product", temperature=t * np.sqrt(2)
+        )[1]
+        np.testing.assert_allclose(scaled, dot, rtol=1e-12)
+
+
+def test_the_explorer_opens_at_h_05_x_15_and_has_a_gap_at_x_03():
+    """attention-pooling: "with the boxcar kernel and h = 0.05, put the query
+    at x = 0.3. No key lies within h, so the estimate is 0/0, and the figure
+    shows the library's fallback, the nearest key's value" and "the setting
+    it opens with (Gaussian kernel, h = 0.5, x = 1.5)"."""
+    assert explorables.NW_DEFAULT == {
+        "kernel": "gaussian",
+        "bandwidth": 0.5,
+        "query": 1.5,
+    }
+    assert (explorables.NW_GAP_KERNEL, explorables.NW_GAP_BANDWIDTH) == ("boxcar", 0.05)
+    assert explorables.gap_query() == 0.3
+    distances = np.abs(DATA.x_train - 0.3)
+    assert distances.min() > 0.05
+    prediction, _ = nadaraya_watson(
+        DATA.x_train, DATA.y_train, [0.3], kernel="boxcar", bandwidth=0.05
+    )
+    assert prediction[0] == DATA.y_train[distances.argmin()]

@@ -31,6 +31,12 @@ SAME_IN_BOTH = {
     "summary_h",
     "summary_w",
     "summary_cv",
+    # the explorable figures' number fields, filled in by the page's script
+    "ex_nw_value",
+    "ex_x_value",
+    "ex_t_value",
+    "ex_q_value",
+    "ex_lookup_weight",
 }
 
 

@@ -27,6 +27,7 @@ from .experiments import (
     COMPARED_KERNELS,
     COMPARED_KERNELS_WITH_WIDTH,
     COMPARED_STDS,
+    CV_GRID,
     DATA_SEED,
     DOT_PRODUCT_BANDWIDTH,
     DOT_PRODUCT_DIMENSIONS,
@@ -45,6 +46,11 @@ from .experiments import (
     kernel_comparison_predictions,
     sample_size_errors,
     trained,
+)
+from .explorables import (
+    gradient_descent_explorer,
+    nadaraya_watson_explorer,
+    soft_lookup_explorer,
 )
 from .nonparametric import (
     average_pooling_fit,
@@ -80,6 +86,7 @@ __all__ = [
     "COMPARED_KERNELS",
     "COMPARED_KERNELS_WITH_WIDTH",
     "COMPARED_STDS",
+    "CV_GRID",
     "chapter_data",
     "trained",
     "cv_curve",
@@ -112,4 +119,7 @@ __all__ = [
     "gaussian_as_dot_product",
     "dot_product_check",
     "bandwidth_summary",
+    "nadaraya_watson_explorer",
+    "soft_lookup_explorer",
+    "gradient_descent_explorer",
 ]

@@ -34,6 +34,10 @@ LONG_RECIPE = {"epochs": 300, "lr": 0.5}  # the same steps, run to convergence
 SLOW_RECIPE = {"epochs": 300, "lr": 0.05}  # small steps down the CV(h) curve
 
 
+# The CV(h) curve's log grid of bandwidths: lowest, highest, number.
+CV_GRID = (0.02, 3.0, 200)
+
+
 # Gaussian scores against dot products: the chapter's data at this bandwidth,
 # and random vectors of these dimensions.
 DOT_PRODUCT_BANDWIDTH = 0.5
@@ -82,7 +86,7 @@ def cv_curve() -> tuple[np.ndarray, np.ndarray]:
         The bandwidths and their leave-one-out errors, each of shape (200,).
     """
     data = chapter_data()
-    bandwidths = np.geomspace(0.02, 3.0, 200)
+    bandwidths = np.geomspace(*CV_GRID)
     return bandwidths, loo_cv_error(data.x_train, data.y_train, bandwidths)
 
 

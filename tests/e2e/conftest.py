@@ -1,0 +1,108 @@
+"""Fixtures of the browser tests: the built site served over HTTP, and pages.
+
+A page records every problem a reader could run into: console errors,
+uncaught exceptions, failed requests and requests to any other host.
+"""
+
+import functools
+import http.server
+import threading
+from urllib.parse import urlsplit
+
+import pytest
+from browser import launch, require_chromium
+from helpers import SITE_PATH
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep the test output readable
+        pass
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = True  # join request threads, closing their sockets
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site, tmp_path_factory):
+    """Serve the built site over HTTP on 127.0.0.1, under the site's own path."""
+    root = tmp_path_factory.mktemp("www")
+    mount = root / SITE_PATH.strip("/")
+    mount.parent.mkdir(parents=True, exist_ok=True)
+    mount.symlink_to(built_site, target_is_directory=True)
+    handler = functools.partial(QuietHandler, directory=str(root))
+    server = Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    chromium = launch(playwright)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture(params=["light"])
+def color_scheme(request):
+    return request.param
+
+
+@pytest.fixture
+def page(browser, site_url, color_scheme):
+    """A fresh page that records every problem a reader could run into.
+
+    ``page.foreign_requests``: requests to any other host (aborted);
+    ``page.problems``: console errors, uncaught exceptions, failed requests
+    and responses with an error status.
+    """
+    context = browser.new_context(
+        color_scheme=color_scheme,
+        permissions=["clipboard-read", "clipboard-write"],
+        accept_downloads=True,
+    )
+    page = context.new_page()
+    page.foreign_requests = []
+    page.problems = []
+    own = urlsplit(site_url).netloc
+
+    def route(route):
+        if urlsplit(route.request.url).netloc == own:
+            route.continue_()
+        else:
+            page.foreign_requests.append(route.request.url)
+            route.abort()
+
+    def console(message):
+        if message.type == "error":
+            page.problems.append(f"console error: {message.text}")
+
+    def failed(request):
+        if urlsplit(request.url).netloc == own:  # foreign ones are listed apart
+            page.problems.append(f"request failed: {request.url} {request.failure}")
+
+    def response(response):
+        if response.status >= 400:
+            page.problems.append(f"HTTP {response.status}: {response.url}")
+
+    page.route("**/*", route)
+    page.on("console", console)
+    page.on("pageerror", lambda error: page.problems.append(f"exception: {error}"))
+    page.on("requestfailed", failed)
+    page.on("response", response)
+    yield page
+    context.close()
