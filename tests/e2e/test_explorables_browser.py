@@ -106,6 +106,14 @@ def check_clean(page, figure):
     assert page.problems == [] and page.foreign_requests == []
 
 
+def check_print(page, figure):
+    """In print the static drawing shows and the live figure does not."""
+    page.emulate_media(media="print")
+    assert figure.locator(".ad-explorable__static svg").is_visible()
+    assert figure.locator(".ad-explorable__live").is_hidden()
+    page.emulate_media(media="screen")
+
+
 def shot(figure, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     figure.screenshot(path=SHOTS / f"{name}.png")
@@ -139,12 +147,15 @@ def test_nadaraya_watson_draws_the_librarys_numbers(page, site_url, lang):
             shot(figure, f"{lang}-nadaraya-watson-{index}")
     for label, value in ((kernel, "epanechnikov"), (h, 0.3), (query, 2.0)):
         check_changes(figure, label, value)
+    check_nadaraya_watson_drag_and_keys(page, figure, data)
+    check_print(page, figure)
+    check_clean(page, figure)
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_nadaraya_watson_query_follows_a_drag_and_the_keyboard(page, site_url, lang):
-    data = figures.nadaraya_watson_explorer(lang).data
-    figure = open_figure(page, site_url, "nadaraya-watson", lang)
+def check_nadaraya_watson_drag_and_keys(page, figure, data):
+    """Dragging moves the query; the keyboard alone works every control."""
+    for key in ("kernel", "bandwidth", "query"):
+        set_input(figure, text(data, f"ex_{key}"), data["default"][key])
     slider = figure.get_by_label(text(data, "ex_query"), exact=True)
     start = float(slider.input_value())
     box = figure.locator(".ad-query-line").bounding_box()
@@ -169,7 +180,6 @@ def test_nadaraya_watson_query_follows_a_drag_and_the_keyboard(page, site_url, l
     assert valuetext == f"x = {moved + 0.05:.2f}"
     press(page, figure, text(data, "ex_bandwidth"), "ArrowLeft")
     press(page, figure, text(data, "ex_kernel"), "ArrowDown")
-    check_clean(page, figure)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -213,12 +223,15 @@ def test_soft_lookup_draws_the_librarys_numbers_and_its_limits(page, site_url, l
     for step, key in ends.items():
         set_input(figure, temperature, step)
         assert slider.get_attribute("aria-valuetext") == text(data, key)
+    check_soft_lookup_drag_and_keys(page, figure, data)
+    check_print(page, figure)
+    check_clean(page, figure)
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_soft_lookup_query_follows_a_drag_and_the_keyboard(page, site_url, lang):
-    data = figures.soft_lookup_explorer(lang).data
-    figure = open_figure(page, site_url, "soft-lookup", lang)
+def check_soft_lookup_drag_and_keys(page, figure, data):
+    """A click on the plane moves the query; the keyboard alone works every control."""
+    set_input(figure, text(data, "ex_score"), data["default"]["score"])
+    set_input(figure, text(data, "ex_temperature"), data["default"]["step"])
     q1 = figure.get_by_label(text(data, "ex_q1"), exact=True)
     q2 = figure.get_by_label(text(data, "ex_q2"), exact=True)
     area = figure.locator(".ad-drag-area").bounding_box()
@@ -236,7 +249,6 @@ def test_soft_lookup_query_follows_a_drag_and_the_keyboard(page, site_url, lang)
     np.testing.assert_allclose(drawn, weights[0], atol=TOLERANCE, rtol=0)
     for key in ("ex_q1", "ex_q2", "ex_temperature", "ex_score"):
         press(page, figure, text(data, key), "ArrowDown")
-    check_clean(page, figure)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -276,6 +288,7 @@ def test_gradient_descent_steps_through_the_trained_models_iterates(
     assert figure.locator("[aria-live=polite]").text_content() != before
     press(page, figure, step, "ArrowLeft")
     press(page, figure, run, "ArrowDown")  # to the slow run
+    check_print(page, figure)
     check_clean(page, figure)
 
 
@@ -337,25 +350,13 @@ def test_figures_work_after_instant_navigation_away_and_back(browser, site_url, 
     page.context.close()
 
 
-@pytest.mark.parametrize("kind", PAGES)
-def test_without_javascript_or_in_print_the_static_figure_shows(
-    browser, site_url, kind
-):
-    for lang in LANGS:
-        url = site_url + prefix(lang) + PAGES[kind] + "/"
-        context = browser.new_context(java_script_enabled=False)
-        page = context.new_page()
-        page.goto(url)
-        figure = page.locator(f'.ad-explorable[data-explorable="{kind}"]')
-        assert figure.locator(".ad-explorable__static svg").is_visible()
-        assert figure.locator(".ad-explorable__live").count() == 0
-        context.close()
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(url)
-        page.wait_for_selector(f'.ad-explorable[data-explorable="{kind}"][data-live]')
-        page.emulate_media(media="print")
-        figure = page.locator(f'.ad-explorable[data-explorable="{kind}"]')
-        assert figure.locator(".ad-explorable__static svg").is_visible()
-        assert figure.locator(".ad-explorable__live").is_hidden()
-        context.close()
+def test_without_javascript_the_static_figure_shows(browser, site_url):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    for kind, path in PAGES.items():
+        for lang in LANGS:
+            page.goto(site_url + prefix(lang) + path + "/")
+            figure = page.locator(f'.ad-explorable[data-explorable="{kind}"]')
+            assert figure.locator(".ad-explorable__static svg").is_visible()
+            assert figure.locator(".ad-explorable__live").count() == 0
+    context.close()
