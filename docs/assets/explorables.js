@@ -235,7 +235,7 @@ function draggable(svg, onPoint) {
     }
   });
   svg.addEventListener("pointermove", (event) => svg.dragging && move(event));
-  svg.addEventListener("pointerup", () => (svg.dragging = false));
+  for (const end of ["pointerup", "pointercancel"]) svg.addEventListener(end, () => (svg.dragging = false));
 }
 
 function frame(figure, data, width, height) {
@@ -348,7 +348,7 @@ function softLookupFigure(figure, data) {
     });
     node("circle", { cx: x(q[0]), cy: y(q[1]), r: 6, class: "ad-c3 ad-fill ad-query" }, g);
     node("text", { x: x(q[0]) + 8, y: y(q[1]) + 14, class: "ad-c3 ad-text" }, g, "q");
-    const bars = panel(svg, [370, 30, 250, 200], [0, data.keys.length], [0, 1], { title: t("ex_weights_title"), xTicks: false });
+    const bars = panel(svg, [370, 30, 250, 200], [0, data.keys.length], [0, 1.12], { title: t("ex_weights_title"), xTicks: false });
     weights.forEach((w, i) => {
       const left = bars.x(i + 0.15), right = bars.x(i + 0.85);
       node("rect", { x: left, y: bars.y(w), width: right - left, height: bars.y(0) - bars.y(w), class: "ad-c0 ad-fill ad-bar", "data-weight": String(w) }, bars.g);
@@ -429,12 +429,14 @@ function gradientDescentFigure(figure, data) {
     next.disabled = k === Number(step.max);
   }
 
-  const go = (delta) => {
+  // A button that the step disables hands the keyboard focus to the slider.
+  const go = (delta, button) => {
     step.value = String(Number(step.value) + delta);
     update();
+    if (button.disabled) step.focus();
   };
-  back.addEventListener("click", () => go(-1));
-  next.addEventListener("click", () => go(1));
+  back.addEventListener("click", () => go(-1, back));
+  next.addEventListener("click", () => go(1, next));
   for (const input of [run, step]) input.addEventListener("input", update);
   update();
 }

@@ -286,6 +286,9 @@ def test_gradient_descent_steps_through_the_trained_models_iterates(
     page.keyboard.press("Enter")
     assert figure.get_by_label(step, exact=True).input_value() == "4"
     assert figure.locator("[aria-live=polite]").text_content() != before
+    page.keyboard.press("Enter")  # to the last step: the button is disabled,
+    assert next_button.is_disabled()  # and the focus goes to the slider
+    assert page.evaluate("document.activeElement.type") == "range"
     press(page, figure, step, "ArrowLeft")
     press(page, figure, run, "ArrowDown")  # to the slow run
     check_print(page, figure)
