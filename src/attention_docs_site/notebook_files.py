@@ -169,3 +169,41 @@ def write_notebook(
     destination.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, destination)
     return destination
+
+
+# Every exercise notebook of one language, in one download beside the pages.
+NOTEBOOK_ZIP = "notebooks.zip"
+
+
+def write_notebook_zips(site_dir: Path) -> list[Path]:
+    """Zip each language's exercise notebooks into ``exercises/notebooks.zip``.
+
+    A language's notebooks are the ``.ipynb`` downloads of its exercise pages
+    (``exercises/*/`` for English, ``zh/exercises/*/`` for Chinese), so the zip
+    holds the same files, with this build's outputs. The zip is reproducible:
+    entries are sorted and dated 1980-01-01, the earliest date a zip can hold.
+
+    Parameters:
+        site_dir: The built site.
+
+    Returns:
+        The zips written, one per language that has exercise notebooks.
+    """
+    import zipfile
+
+    written = []
+    for folder in sorted([site_dir / "exercises", *site_dir.glob("*/exercises")]):
+        notebooks = sorted(folder.glob("*/*.ipynb"))
+        if not notebooks:
+            continue
+        language = folder.parent.name if folder.parent != site_dir else "en"
+        top = f"attention_docs-exercises-{language}"
+        target = folder / NOTEBOOK_ZIP
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+            for notebook in notebooks:
+                entry = zipfile.ZipInfo(f"{top}/{notebook.name}", (1980, 1, 1, 0, 0, 0))
+                entry.compress_type = zipfile.ZIP_DEFLATED
+                entry.external_attr = 0o644 << 16
+                archive.writestr(entry, notebook.read_bytes())
+        written.append(target)
+    return written

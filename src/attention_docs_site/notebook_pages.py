@@ -16,7 +16,7 @@ from typing import Any
 
 from .html_polish import strip_tags
 from .mathml import dollar_math
-from .notebook_files import notebook_name
+from .notebook_files import NOTEBOOK_ZIP, notebook_name
 from .translations import is_notebook_front, split_front_matter
 
 _NOTEBOOK = '<div class="jupyter-wrapper">'
@@ -140,10 +140,16 @@ def rename_toc(toc: Iterable[Any], ids: list[str]) -> None:
         stack.extend(list(item.children)[::-1])
 
 
-def download_link(src_uri: str, text: str) -> str:
-    """HTML for the link to a notebook page's ``.ipynb``, placed beside the page."""
+def download_link(src_uri: str, text: str, all_text: str) -> str:
+    """HTML for the links to a notebook page's ``.ipynb`` and to all of them.
+
+    The second link is the language's zip of every exercise notebook
+    (:func:`.notebook_files.write_notebook_zips`), one folder up.
+    """
     name = notebook_name(src_uri)
     return (
         f'<a class="ad-download md-button" href="{name}" download>'
         f"{html.escape(text)}</a>"
+        f'<a class="ad-download-all md-button" href="../{NOTEBOOK_ZIP}" download>'
+        f"{html.escape(all_text)}</a>"
     )

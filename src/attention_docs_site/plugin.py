@@ -40,7 +40,12 @@ from .fence import EXEC_LOGGER, CachedFence
 from .html_polish import polish_page, translate_tooltips
 from .logo import write_logos
 from .mathml import render_math
-from .notebook_files import CachedConverter, notebook_name, write_notebook
+from .notebook_files import (
+    CachedConverter,
+    notebook_name,
+    write_notebook,
+    write_notebook_zips,
+)
 from .notebook_pages import (
     check_notebook_rendered,
     download_link,
@@ -62,6 +67,7 @@ log = logging.getLogger("mkdocs.plugins.attention_docs")
 _ON = {"1", "on", "true", "yes"}
 _OFF = {"0", "off", "false", "no"}
 _DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载 Jupyter 笔记本（.ipynb）"}
+_DOWNLOAD_ALL = {"en": "All exercise notebooks (.zip)", "zh": "全部练习笔记本（.zip）"}
 
 
 class AttentionDocsConfig(base.Config):
@@ -229,7 +235,9 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             describe_page(page, html)
             notice = translation_notice(page, lang)
             if is_notebook(html):
-                link = download_link(page.file.src_uri, _DOWNLOAD[lang])
+                link = download_link(
+                    page.file.src_uri, _DOWNLOAD[lang], _DOWNLOAD_ALL[lang]
+                )
                 ids = heading_ids(html)
                 rename_toc(page.toc, ids)
                 return notice + link + rename_headings(slim_notebook(html), ids)
@@ -280,7 +288,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
     @event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language
     def _finish_site(self, *, config: MkDocsConfig) -> None:
-        """Once every language is built: draw the logos, check the links."""
+        """Once every language is built: logos, notebook zips, then the links."""
         if nested_language_build(config):
             return  # the outer build draws and checks, once for every language
         write_logos(
@@ -289,6 +297,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             config.theme["favicon"],
             config.site_name,
         )
+        write_notebook_zips(Path(config.site_dir))
         self._check_links(config)
 
     on_post_build = CombinedEvent(_report_cache, _finish_site)

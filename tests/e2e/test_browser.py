@@ -8,6 +8,7 @@ screenshots of every page are saved under ``test-artifacts/screenshots/``.
 import os
 import re
 import shutil
+import zipfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -297,6 +298,38 @@ def test_notebook_downloads_as_a_valid_ipynb(
     assert bool(CJK.search(prose)) == (lang == "zh")
     check_downloaded_outputs(code, page)
     check_downloaded_links(prose, lang, built_site)
+
+
+@both_languages
+def test_all_notebooks_download_as_one_zip_per_language(
+    page, site_url, built_site, lang, tmp_path
+):
+    """Every exercise page links its language's zip: the same four notebooks."""
+    zips = set()
+    for path in NOTEBOOKS:
+        visit(page, site_url, path, lang)
+        link = page.locator("a.ad-download-all")
+        zips.add(page.evaluate("a => a.href", link.element_handle()))
+    assert len(zips) == 1  # the same zip from every exercise page
+    with page.expect_download() as download:
+        link.click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    folder = built_site / prefix(lang) / "exercises"
+    with zipfile.ZipFile(saved) as archive:
+        names = sorted(archive.namelist())
+        top = f"attention_docs-exercises-{lang}"
+        assert names == sorted(f"{top}/{chapter}.ipynb" for chapter in CHAPTERS)
+        for name in names:  # byte for byte the page's own .ipynb download
+            stem = Path(name).stem
+            assert archive.read(name) == (folder / stem / f"{stem}.ipynb").read_bytes()
+            notebook = nbformat.reads(archive.read(name).decode(), as_version=4)
+            nbformat.validate(notebook)
+            prose = " ".join(
+                c.source for c in notebook.cells if c.cell_type == "markdown"
+            )
+            assert bool(CJK.search(prose)) == (lang == "zh"), name
+    assert page.problems == []
 
 
 def check_downloaded_outputs(code, page):

@@ -1,4 +1,6 @@
+import time
 import xml.etree.ElementTree as ET
+import zipfile
 from types import SimpleNamespace
 
 import nbformat
@@ -16,6 +18,7 @@ from attention_docs_site.notebook_files import (
     absolute_links,
     notebook_name,
     write_notebook,
+    write_notebook_zips,
 )
 from attention_docs_site.notebook_pages import (
     check_notebook_rendered,
@@ -122,7 +125,32 @@ def test_is_notebook():
 )
 def test_notebook_name(src_uri, name):
     assert notebook_name(src_uri) == name
-    assert f'href="{name}"' in download_link(src_uri, "Download")
+    links = download_link(src_uri, "Download", "All")
+    assert f'href="{name}"' in links and 'href="../notebooks.zip"' in links
+
+
+def test_notebook_zips_are_per_language_and_reproducible(tmp_path):
+    site = tmp_path / "site"
+    for folder, text in ((site / "exercises", "en"), (site / "zh" / "exercises", "zh")):
+        for name in ("b", "a"):
+            (folder / name).mkdir(parents=True)
+            (folder / name / f"{name}.ipynb").write_text(f"{text} {name}")
+    (site / "exercises" / "a" / "index.html").write_text("not a notebook")
+    written = write_notebook_zips(site)
+    assert written == [
+        site / "exercises" / "notebooks.zip",
+        site / "zh" / "exercises" / "notebooks.zip",
+    ]
+    first = [path.read_bytes() for path in written]
+    for lang, path in zip(("en", "zh"), written, strict=True):
+        with zipfile.ZipFile(path) as archive:
+            top = f"attention_docs-exercises-{lang}"
+            assert archive.namelist() == [f"{top}/a.ipynb", f"{top}/b.ipynb"]
+            assert archive.read(f"{top}/b.ipynb").decode() == f"{lang} b"
+            dates = {info.date_time for info in archive.infolist()}
+            assert dates == {(1980, 1, 1, 0, 0, 0)}
+    time.sleep(1.1)  # a zip would carry a later time if it took the clock's
+    assert [path.read_bytes() for path in write_notebook_zips(site)] == first
 
 
 def test_write_notebook_produces_a_valid_ipynb(tmp_path):
