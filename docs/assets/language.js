@@ -1,10 +1,19 @@
-// Instant navigation swaps the page's content but keeps the header, whose
-// language menu (mkdocs-static-i18n) links the first page's counterpart with
-// relative addresses. After each page change, point it at this page's
-// counterpart: every English page X/ has its Chinese page at zh/X/.
+// Instant navigation swaps a page's content but keeps the rest of the
+// document: the header, whose language menu (mkdocs-static-i18n) links the
+// first page's counterpart with relative addresses, and the page's language,
+// search index and interface text. So:
+// - after each page change, point the language menu at this page's
+//   counterpart: every English page X/ has its Chinese page at zh/X/;
+// - a link into the other edition loads its page in full (Material leaves
+//   links with a target to the browser), so that edition's language, search
+//   and interface text come with it.
 (() => {
   const config = JSON.parse(document.getElementById("__config").textContent);
   const root = new URL(config.base.replace(/\/?$/, "/"), location);
+  const edition = (url) =>
+    url.href.startsWith(root.href) && url.href.slice(root.href.length).startsWith("zh/")
+      ? "zh"
+      : "en";
   document$.subscribe(() => {
     if (!location.href.startsWith(root.href)) return;
     const page = location.pathname.slice(root.pathname.length).replace(/^zh\//, "");
@@ -13,4 +22,16 @@
       link.href = new URL((lang === "en" ? "" : `${lang}/`) + page, root).href;
     }
   });
+  document.addEventListener(
+    "click",
+    (event) => {
+      const link = event.target instanceof Element && event.target.closest("a[href]");
+      if (!link || link.target) return;
+      const url = new URL(link.href, location);
+      if (url.origin === location.origin && edition(url) !== edition(location)) {
+        link.target = "_self";
+      }
+    },
+    true,
+  );
 })();

@@ -349,6 +349,19 @@ def test_figures_work_after_instant_navigation_away_and_back(browser, site_url, 
     assert figure.locator(".ad-explorable__live").count() == 1
     check_changes(figure, text(data, "ex_bandwidth"), 1.25)
     assert page.evaluate("window.sameDocument === true")
+    # The language menu leaves the edition: a full load, so the page's
+    # language, search and interface text are the other edition's.
+    other = "en" if lang == "zh" else "zh"
+    page.locator(".md-header__option .md-select").hover()
+    page.locator(f".md-select__link[hreflang={other}]").click()
+    page.wait_for_url(url + prefix(other) + PAGES["nadaraya-watson"] + "/")
+    page.wait_for_selector(
+        '.ad-explorable[data-explorable="nadaraya-watson"][data-live]'
+    )
+    assert page.evaluate("window.sameDocument") is None  # a new document
+    assert page.evaluate("document.documentElement.lang") == other
+    search = page.locator("input[data-md-component=search-query]")
+    assert search.get_attribute("placeholder") == {"en": "Search", "zh": "搜索"}[other]
     assert page.problems == []
     page.context.close()
 
