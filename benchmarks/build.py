@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
 import re
 import shutil
@@ -218,6 +219,22 @@ def report_explorables(
         print(f"{name:<36} {kind:<18} {data:7d} {static:11d}")
 
 
+def search_sizes(site: Path) -> dict[str, tuple[int, int]]:
+    """Each edition's search index: (entries, bytes)."""
+    sizes = {}
+    for lang, index in (("en", site / "search"), ("zh", site / "zh" / "search")):
+        raw = (index / "search_index.json").read_bytes()
+        sizes[lang] = (len(json.loads(raw)["docs"]), len(raw))
+    return sizes
+
+
+def report_search(sizes: dict[str, tuple[int, int]]) -> None:
+    """Print each edition's search index size."""
+    print("\nSearch: one index per edition\n")
+    for lang, (entries, size) in sizes.items():
+        print(f"{lang}: {entries} entries, {size} bytes")
+
+
 def heatmap_sizes() -> dict[str, int]:
     from attention_docs import figures
 
@@ -385,6 +402,7 @@ def main() -> None:
     if args.weights:
         report_weights(page_weights(args.weights))
         report_explorables(script_sizes(args.weights), explorable_sizes(args.weights))
+        report_search(search_sizes(args.weights))
         return
 
     global PROGRESS
@@ -402,11 +420,13 @@ def main() -> None:
         build(project)
         weights = page_weights(project / "site")
         explorables = script_sizes(project / "site"), explorable_sizes(project / "site")
+        searches = search_sizes(project / "site")
         served = serve_scenarios(project, args.runs, step)
     report_builds(times, once)
     report_serve(served)
     report_weights(weights)
     report_explorables(*explorables)
+    report_search(searches)
     report_library(args.scale)
     PROGRESS.close()
 

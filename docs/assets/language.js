@@ -9,7 +9,9 @@
 //   and interface text come with it.
 (() => {
   const config = JSON.parse(document.getElementById("__config").textContent);
-  const root = new URL(config.base.replace(/\/?$/, "/"), location);
+  // Chinese pages' base is their edition's folder (search_split.py).
+  const base = new URL(config.base.replace(/\/?$/, "/"), location);
+  const root = base.href.endsWith("/zh/") ? new URL("../", base) : base;
   const edition = (url) =>
     url.href.startsWith(root.href) && url.href.slice(root.href.length).startsWith("zh/")
       ? "zh"

@@ -56,6 +56,7 @@ from .notebook_pages import (
     slim_notebook,
 )
 from .page_meta import build_language, describe_page, translation_notice
+from .search_split import edition_base, split_search_index
 from .translations import TranslationError, split_front_matter
 
 if TYPE_CHECKING:
@@ -67,6 +68,9 @@ log = logging.getLogger("mkdocs.plugins.attention_docs")
 _ON = {"1", "on", "true", "yes"}
 _OFF = {"0", "off", "false", "no"}
 _DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载 Jupyter 笔记本（.ipynb）"}
+# Languages that mkdocs.yml builds into a folder of their own (i18n's
+# non-default languages); each gets its own search index.
+EDITION_FOLDERS = ("zh",)
 _DOWNLOAD_ALL = {"en": "All exercise notebooks (.zip)", "zh": "全部练习笔记本（.zip）"}
 
 
@@ -262,6 +266,9 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
                 urljoin(config.site_url or "", page.url),
                 executed.get(str(source.resolve())),
             )
+        lang = build_language(config)
+        if lang in EDITION_FOLDERS:  # its own search index (search_split)
+            output = edition_base(output, lang)
         return polish_page(output)
 
     def on_post_template(
@@ -298,6 +305,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             config.site_name,
         )
         write_notebook_zips(Path(config.site_dir))
+        counts = split_search_index(Path(config.site_dir), EDITION_FOLDERS)
+        log.info("attention_docs search: one index per edition, %s entries", counts)
         self._check_links(config)
 
     on_post_build = CombinedEvent(_report_cache, _finish_site)

@@ -411,13 +411,22 @@ def search(page, site_url, start, query):
         ("zh/", "核回归", "/zh/attention-pooling/"),
         ("zh/", "自主性提示", "/zh/attention-cues/"),
         ("zh/", "批量矩阵乘法", "/zh/parametric-attention-pooling/"),
+        # terms that both editions use: each edition finds its own page
+        ("zh/", "Nadaraya", "/zh/attention-pooling/"),
+        ("zh/", "softmax", "/zh/queries-keys-values/"),
         ("", "Nadaraya", "/attention-pooling/"),
+        ("", "softmax", "/queries-keys-values/"),
         ("", "salience", "/attention-cues/"),
     ],
 )
-def test_search_finds_the_page(page, site_url, start, query, expected):
+def test_search_finds_the_page_in_its_own_edition(
+    page, site_url, start, query, expected
+):
+    """Each edition has its own search index: every result is in its language."""
     paths = search(page, site_url, start, query)
     assert SITE_PATH.rstrip("/") + expected in paths, paths
+    chinese = [path.startswith(SITE_PATH + "zh/") for path in paths]
+    assert all(chinese) if start == "zh/" else not any(chinese), paths
     assert page.foreign_requests == []
 
 

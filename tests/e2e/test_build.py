@@ -61,15 +61,23 @@ def test_no_figure_file_is_committed_under_docs():
 
 
 def test_chinese_search_index_is_segmented(built_site):
-    index = json.loads((built_site / "search" / "search_index.json").read_text("utf-8"))
+    """The Chinese edition's own index (search_split) has jieba's word breaks."""
+    path = built_site / "zh" / "search" / "search_index.json"
+    index = json.loads(path.read_text("utf-8"))
     # The browser splits words on this pattern; it must include U+200B.
     assert index["config"]["separator"] == "[\\s\\u200b\\-]+"
-    zh_text = " ".join(
-        d["text"] for d in index["docs"] if d["location"].startswith("zh/")
-    )
+    zh_text = " ".join(d["text"] for d in index["docs"])
     # jieba splits Chinese into words, marked by zero-width spaces.
     assert "\u200b注意力\u200b" in zh_text
     assert "\u200b权重\u200b" in zh_text
+    english = json.loads((built_site / "search" / "search_index.json").read_text())
+    assert english["docs"] and not [
+        d["location"] for d in english["docs"] if d["location"].startswith("zh/")
+    ]
+    locations = {d["location"].split("#")[0] for d in index["docs"]}
+    assert locations and all(
+        (built_site / "zh" / loc / "index.html").is_file() for loc in locations
+    )
 
 
 CHAPTERS = [

@@ -1,3 +1,4 @@
+import json
 import time
 import xml.etree.ElementTree as ET
 import zipfile
@@ -31,6 +32,7 @@ from attention_docs_site.notebook_pages import (
 )
 from attention_docs_site.page_meta import describe_page
 from attention_docs_site.plugin import AttentionDocsPlugin
+from attention_docs_site.search_split import edition_base, split_search_index
 
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 
@@ -368,3 +370,33 @@ def test_tooltips_are_translated_on_chinese_pages():
     assert 'title="永久链接"' in zh and 'title="返回正文中脚注 1 的位置"' in zh
     assert "Permanent link" not in zh and "Jump back" not in zh
     assert translate_tooltips(html, "en") == html
+
+
+def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):
+    site = tmp_path / "site"
+    docs = [
+        {"location": "", "title": "Home", "text": "a"},
+        {"location": "attention-pooling/#x", "title": "NW", "text": "b"},
+        {"location": "zh/", "title": "首页", "text": "c"},
+        {"location": "zh/attention-pooling/#x", "title": "核回归", "text": "d"},
+    ]
+    config = {"lang": ["en", "zh"], "separator": "[\\\\s]+"}
+    (site / "search").mkdir(parents=True)
+    (site / "search" / "search_index.json").write_text(
+        json.dumps({"config": config, "docs": docs})
+    )
+    (site / "sitemap.xml").write_text("<urlset/>")
+    (site / "zh").mkdir()
+    assert split_search_index(site, ("zh",)) == {"zh": 2, "default": 2}
+    english = json.loads((site / "search" / "search_index.json").read_text())
+    chinese = json.loads((site / "zh" / "search" / "search_index.json").read_text())
+    assert english == {"config": config, "docs": docs[:2]}
+    assert [d["location"] for d in chinese["docs"]] == ["", "attention-pooling/#x"]
+    assert [d["title"] for d in chinese["docs"]] == ["首页", "核回归"]
+    assert (site / "zh" / "sitemap.xml").read_text() == "<urlset/>"
+    page = (
+        '<script id="__config" type="application/json">'
+        '{"a": 1, "base": "../.."}</script>'
+    )
+    assert '"base": "../../zh/"' in edition_base(page, "zh")
+    assert edition_base("<p>no config</p>", "zh") == "<p>no config</p>"
