@@ -141,8 +141,9 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     def __init__(self) -> None:
         # mkdocs-static-i18n warns that its language menu goes stale under
         # navigation.instant, which fails a strict build. docs/assets/language.js
-        # points the menu at each new page's counterpart, so that warning is
-        # answered; the plugin exists before i18n's on_config logs it.
+        # points the menu at each new page's counterpart and loads the other
+        # edition in full, so that warning is answered; the plugin exists
+        # before i18n's on_config logs it.
         _I18N_LOG.addFilter(_answered_instant_warning)
         self.page_filter = PageInWarnings()
         # Built file (relative to site_dir) -> its source, for link messages.
@@ -295,7 +296,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
     @event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language
     def _finish_site(self, *, config: MkDocsConfig) -> None:
-        """Once every language is built: logos, notebook zips, then the links."""
+        """Once every language is built: logos, notebook zips, search, links."""
         if nested_language_build(config):
             return  # the outer build draws and checks, once for every language
         write_logos(
