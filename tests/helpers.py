@@ -18,6 +18,9 @@ SITE_URL = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), r
 SITE_PATH = urlsplit(SITE_URL).path
 SITE_SOURCES = ("mkdocs.yml", "docs", "overrides", "src")
 CHROMIUM = "/usr/bin/chromium"
+# The real site's build date (sitemap.xml), fixed so that a second clean build
+# can be compared with it byte for byte.
+SOURCE_DATE_EPOCH = "1763769600"
 MISSING_CHROMIUM = (
     f"Chromium is missing at {CHROMIUM}, and the browser tests need it. "
     "`bash scripts/setup.sh test` installs it as root on Debian; otherwise "

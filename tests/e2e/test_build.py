@@ -7,7 +7,14 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from helpers import ROOT, SITE_PATH, SITE_URL, copy_site, mkdocs_build
+from helpers import (
+    ROOT,
+    SITE_PATH,
+    SITE_URL,
+    SOURCE_DATE_EPOCH,
+    copy_site,
+    mkdocs_build,
+)
 
 from attention_docs_site.notebook_files import absolute_links
 
@@ -256,7 +263,7 @@ def test_glossary_pairs_every_required_term(built_site):
             assert f"<td>{term}</td>" in html, (lang, term)
 
 
-def test_outdated_and_untranslated_notices(tmp_path):
+def test_outdated_and_untranslated_notices(tmp_path, warm_cache):
     project = copy_site(tmp_path / "project")
     english = project / "docs" / "attention-cues.md"
     english.write_text(
@@ -264,7 +271,7 @@ def test_outdated_and_untranslated_notices(tmp_path):
     )
     (project / "docs" / "glossary.zh.md").unlink()
     site = tmp_path / "site"
-    result = mkdocs_build(project, site, notebooks=False)
+    result = mkdocs_build(project, site, notebooks=False, cache=warm_cache)
     assert result.returncode == 0, result.stdout + result.stderr
 
     outdated = (site / "zh" / "attention-cues" / "index.html").read_text("utf-8")
@@ -287,19 +294,35 @@ def test_outdated_and_untranslated_notices(tmp_path):
         assert "ad-outdated" not in html and "ad-untranslated" not in html, page
 
 
-def test_two_clean_builds_are_byte_identical(tmp_path):
+CACHE_COUNTS = r"attention_docs cache \((\w+)\): (\d+) hits, (\d+) misses"
+
+
+def test_real_build_executed_everything(site_build):
+    """The real site starts from an empty cache: every figure is computed anew."""
+    _, log = site_build
+    counts = re.findall(CACHE_COUNTS, log)
+    assert len(counts) == 2, log  # one line per language
+    assert all(s == "on" and h == "0" and int(m) > 10 for s, h, m in counts), counts
+
+
+def test_a_clean_build_is_byte_identical_to_the_real_one(site_build, tmp_path):
     """Same commit, same bytes, notebooks and figures included.
 
-    The build date (sitemap.xml's lastmod, and the gzip header of its .gz) is
-    taken from SOURCE_DATE_EPOCH, as reproducible-build tools expect; without it
-    those two files would carry the day of the build. No file is exempt.
+    The real site was built with an empty cache (see above); this build has
+    the cache off, so it also shows that the cache changes no byte. The build
+    date (sitemap.xml's lastmod, and the gzip header of its .gz) is taken from
+    SOURCE_DATE_EPOCH, as reproducible-build tools expect; without it those two
+    files would carry the day of the build. No file is exempt.
     """
-    sites = []
-    for name in ("first", "second"):
-        site = tmp_path / name
-        result = mkdocs_build(ROOT, site, env={"SOURCE_DATE_EPOCH": "1763769600"})
-        assert result.returncode == 0, result.stdout + result.stderr
-        sites.append(site)
+    site = tmp_path / "clean"
+    result = mkdocs_build(ROOT, site, env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log
+    # Turned off, the cache is not read: every block runs, as many as above.
+    counts = re.findall(CACHE_COUNTS, log)
+    real = re.findall(CACHE_COUNTS, site_build[1])
+    assert counts == [("off", "0", m) for _, _, m in real], (counts, real)
+    sites = [site_build[0], site]
     files = [
         sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
         for site in sites
@@ -312,4 +335,4 @@ def test_two_clean_builds_are_byte_identical(tmp_path):
         if (sites[0] / path).read_bytes() != (sites[1] / path).read_bytes()
     ]
     assert different == []
-    assert "2025-11-22" in (sites[0] / "sitemap.xml").read_text("utf-8")
+    assert "2025-11-22" in (site / "sitemap.xml").read_text("utf-8")

@@ -14,11 +14,18 @@ from helpers import copy_site, mkdocs_build
 
 
 def build_with(
-    tmp_path: Path, inject, *, notebooks: bool = False, execute: bool = True
+    tmp_path: Path,
+    inject,
+    *,
+    notebooks: bool = False,
+    cache: Path | None = None,
+    execute: bool = True,
 ) -> str:
     """Copy the site, let ``inject`` change it, build; return the failing log.
 
-    ``execute=False`` skips running code blocks, for faults that do not need it.
+    ``cache`` is a copy of the real build's execution cache, so that only what
+    the fault reaches runs again; ``execute=False`` skips running code blocks,
+    for faults that do not need it.
     """
     project = copy_site(tmp_path / "project")
     inject(project)
@@ -26,6 +33,7 @@ def build_with(
         project,
         tmp_path / "site",
         notebooks=notebooks,
+        cache=cache,
         library=project / "src",
         env=None if execute else {"ATTENTION_DOCS_EXECUTE": "off"},
     )
@@ -41,20 +49,23 @@ def append(project: Path, page: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("page", ["index.md", "index.zh.md"])
-def test_raising_code_block(tmp_path, page):
+def test_raising_code_block(tmp_path, warm_cache, page):
     block = '\n```python exec="on"\nraise RuntimeError("injected failure")\n```\n'
-    log = build_with(tmp_path, lambda project: append(project, page, block))
+    log = build_with(
+        tmp_path, lambda project: append(project, page, block), cache=warm_cache
+    )
     assert f"docs/{page}: markdown_exec: Execution of python code block exited" in log
     assert "injected failure" in log
 
 
 @pytest.mark.parametrize("page", ["attention-cues.md", "attention-cues.zh.md"])
-def test_raising_notebook_cell(tmp_path, page):
+def test_raising_notebook_cell(tmp_path, warm_cache, page):
     cell = '\n```python\nprint("fine")\n```\n\n```python\n1 / 0\n```\n'
     log = build_with(
         tmp_path,
         lambda project: append(project, f"exercises/{page}", cell),
         notebooks=True,
+        cache=warm_cache,
     )
     # The notebook's first code cell is its figure; the injected ones follow.
     assert f"docs/exercises/{page}: code cell 3 ('1 / 0') raised" in log
@@ -75,14 +86,14 @@ def test_notebook_published_as_raw_source(tmp_path):
     )
 
 
-def test_missing_glyph_in_a_figure(tmp_path):
+def test_missing_glyph_in_a_figure(tmp_path, warm_cache):
     def untypeable_label(project):
         # U+E000 is a private-use character: no font has a glyph for it.
         labels = project / "src" / "attention_docs" / "labels" / "zh.py"
         text = labels.read_text(encoding="utf-8")
         labels.write_text(text.replace('"keys": "键"', '"keys": "键\\ue000"'), "utf-8")
 
-    log = build_with(tmp_path, untypeable_label)
+    log = build_with(tmp_path, untypeable_label, cache=warm_cache)
     assert re.search(r"docs/[\w/-]+\.zh\.md: markdown_exec: Execution of python", log)
     assert "has text that no configured font can draw: Glyph 57344" in log
 
