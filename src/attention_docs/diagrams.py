@@ -22,10 +22,10 @@ from matplotlib.patches import (
     Rectangle,
 )
 
-from .style import figure_style
+from .style import BLUE, RED, figure_style
 
 SCENE_OBJECTS = ("newspaper", "paper", "notebook", "book", "cup")
-CUP_RED = "#d62728"
+CUP_RED = RED
 INK = "#222222"
 _CENTERS = dict(zip(SCENE_OBJECTS, (1.2, 3.4, 5.6, 7.8, 10.0), strict=True))
 _OBJECT_BOTTOM = 3.0
@@ -67,7 +67,7 @@ def _paper(ax: Axes, cx: float) -> None:
 
 def _notebook(ax: Axes, cx: float) -> None:
     ax.add_patch(Rectangle((cx - 0.7, 3.0), 1.4, 2.0, fc="white", ec=INK, lw=1))
-    _lines(ax, cx - 0.45, cx + 0.6, np.linspace(3.3, 4.7, 8), "#9ab", 0.8)
+    _lines(ax, cx - 0.45, cx + 0.6, np.linspace(3.3, 4.7, 8), "#aaaaaa", 0.8)
     for y in np.linspace(3.2, 4.8, 7):
         ax.add_patch(Circle((cx - 0.7, y), 0.07, fc="white", ec=INK, lw=0.8))
 
@@ -118,7 +118,7 @@ def _canvas(size: tuple[float, float], width: float, top: float) -> tuple[Figure
 
 def _eye(ax: Axes, cx: float, cy: float) -> None:
     ax.add_patch(Ellipse((cx, cy), 1.4, 0.7, fc="white", ec=INK, lw=1.5))
-    ax.add_patch(Circle((cx, cy), 0.26, fc="#4a7fb5", ec=INK, lw=1))
+    ax.add_patch(Circle((cx, cy), 0.26, fc=BLUE, ec=INK, lw=1))
     ax.add_patch(Circle((cx, cy), 0.11, fc=INK, ec="none"))
 
 
@@ -153,7 +153,7 @@ def attention_cue_scene(
             ax.text(cx, 2.6, names[name], ha="center", va="top", fontsize=8)
         eye = (5.6, 0.6)
         _eye(ax, *eye)
-        color = CUP_RED if focus == "cup" else "#1f5fa8"
+        color = CUP_RED if focus == "cup" else BLUE
         ax.add_patch(
             FancyArrowPatch(
                 (eye[0] + 0.2, eye[1] + 0.4),

@@ -19,7 +19,7 @@ from matplotlib.ticker import (
     NullLocator,
 )
 
-from .style import figure_style
+from .style import BLUE, DATA_COLOURS, GREEN, ORANGE, figure_style
 
 
 def heatmaps(
@@ -193,9 +193,9 @@ def _regression_panel(
 ) -> None:
     """One panel: the samples (if any), the truth and the prediction."""
     if samples is not None:
-        ax.plot(*samples, "o", color="C0", alpha=0.5, ms=3, label=names["samples"])
-    ax.plot(x_test, y_truth, "-", color="C1", label=names["truth"])
-    ax.plot(x_test, prediction, "--", color="C2", lw=1.8, label=names["prediction"])
+        ax.plot(*samples, "o", color=BLUE, alpha=0.5, ms=3, label=names["samples"])
+    ax.plot(x_test, y_truth, "-", color=ORANGE, label=names["truth"])
+    ax.plot(x_test, prediction, "--", color=GREEN, lw=1.8, label=names["prediction"])
 
 
 def curves(
@@ -248,7 +248,8 @@ def curves(
             style = styles[index] if index < len(styles) else "-"
             ax.plot(x, y, style, label=label)
         for index, (label, path_x, path_y) in enumerate(paths):
-            _draw_path(ax, label, path_x, path_y, f"C{index + 1}")
+            colour = DATA_COLOURS[(index + 1) % len(DATA_COLOURS)]
+            _draw_path(ax, label, path_x, path_y, colour)
         _draw_marks(ax, marks)
         ax.set(xlabel=xlabel, ylabel=ylabel)
         _set_scales(ax, log_x=log_x, log_y=log_y, xticks=xticks)
@@ -262,7 +263,7 @@ def _draw_marks(ax: Axes, marks: Sequence[tuple[float, str]]) -> None:
 
     So marks that coincide stay visible.
     """
-    styles = [{"color": "C1", "lw": 4, "alpha": 0.45, "ls": "solid"}]
+    styles = [{"color": ORANGE, "lw": 4, "alpha": 0.45, "ls": "solid"}]
     styles += [{"color": "0.15", "lw": 1.2, "ls": ls} for ls in ("--", "-.", ":")]
     for index, (position, label) in enumerate(marks):
         ax.axvline(position, label=label, **styles[min(index, 3)])

@@ -12,6 +12,8 @@ import xml.etree.ElementTree as ET
 import matplotlib as mpl
 from matplotlib.figure import Figure
 
+from .style import themed_colour
+
 # No Date/Creator/Format/Type: the RDF metadata block is left out entirely.
 _NO_METADATA = {"Creator": None, "Date": None, "Format": None, "Type": None}
 _SVG_RC = {
@@ -46,6 +48,8 @@ def _geometry(match: re.Match[str]) -> str:
 _SVG_NS = "http://www.w3.org/2000/svg"
 _XLINK_NS = "http://www.w3.org/1999/xlink"
 _GROUP = f"{{{_SVG_NS}}}g"
+_TEXT = f"{{{_SVG_NS}}}text"
+_COLOUR = re.compile(r"\b(fill|stroke): (#[0-9a-fA-F]{6})\b")
 
 
 def _unwrap_groups(parent: ET.Element) -> None:
@@ -60,12 +64,26 @@ def _unwrap_groups(parent: ET.Element) -> None:
     parent[:] = children
 
 
-def _styles_to_classes(root: ET.Element, prefix: str) -> None:
-    """Move repeated inline styles into one scoped ``<style>`` rule each."""
+def _themed(style: str, strict: bool) -> str:
+    """A style with each colour written to follow the page's scheme (style.py)."""
+    return _COLOUR.sub(lambda m: f"{m[1]}: {themed_colour(m[2], strict=strict)}", style)
+
+
+def _styles_to_classes(
+    root: ET.Element, prefix: str, themed: bool, strict: bool
+) -> None:
+    """Move repeated inline styles into one scoped ``<style>`` rule each.
+
+    Colours become their themed values; text that matplotlib leaves to SVG's
+    default black is given the ink colour, so it follows the scheme too.
+    """
     classes: dict[str, str] = {}
     for element in root.iter():
         style = element.attrib.pop("style", None)
+        if themed and element.tag == _TEXT and "fill:" not in (style or ""):
+            style = "; ".join(filter(None, [style, "fill: #000000"]))
         if style is not None:
+            style = _themed(style, strict) if themed else style
             name = classes.setdefault(style, f"{prefix}s{len(classes)}")
             element.set("class", name)
     rules = "".join(f".{name}{{{style}}}" for style, name in classes.items())
@@ -74,12 +92,12 @@ def _styles_to_classes(root: ET.Element, prefix: str) -> None:
     root.insert(0, sheet)
 
 
-def _restructure(svg: str, prefix: str) -> str:
+def _restructure(svg: str, prefix: str, themed: bool, strict: bool) -> str:
     ET.register_namespace("", _SVG_NS)
     ET.register_namespace("xlink", _XLINK_NS)
     root = ET.fromstring(svg)
     _unwrap_groups(root)
-    _styles_to_classes(root, prefix)
+    _styles_to_classes(root, prefix, themed, strict)
     root.attrib.pop("version", None)
     return ET.tostring(root, encoding="unicode").replace(" />", "/>")
 
@@ -111,7 +129,9 @@ def _prefix_ids(svg: str, prefix: str) -> str:
 _MISSING_GLYPH = r"Glyph .* missing from font"
 
 
-def figure_to_svg(fig: Figure, *, alt: str) -> str:
+def figure_to_svg(
+    fig: Figure, *, alt: str, themed: bool = True, strict: bool = True
+) -> str:
     """Render a figure as an inline ``<svg>`` element whose bytes depend only on it.
 
     Text stays text (the browser draws it, so it can be searched and selected),
@@ -122,6 +142,12 @@ def figure_to_svg(fig: Figure, *, alt: str) -> str:
         fig: The figure to render.
         alt: Text alternative for readers who cannot see the figure, in the
             language of the page.
+        themed: Whether colours follow the page's light or dark scheme
+            (:func:`.style.themed_colour`). A drawing that is not inlined in a
+            page, such as the logo on the header, keeps its colours.
+        strict: Whether a colour that cannot follow the scheme is refused
+            (for the library's figures) or kept as drawn (for a notebook
+            reader's own figures).
 
     Returns:
         The ``<svg>`` element, without XML prologue or comments.
@@ -144,7 +170,10 @@ def figure_to_svg(fig: Figure, *, alt: str) -> str:
     svg = _COMMENT.sub("", _PROLOGUE.sub("", buffer.getvalue()))
     svg = _compact(svg)
     prefix = "f" + hashlib.sha1(svg.encode()).hexdigest()[:5]
-    svg = _restructure(_prefix_ids(svg, prefix), prefix)
+    try:
+        svg = _restructure(_prefix_ids(svg, prefix), prefix, themed, strict)
+    except ValueError as error:
+        raise ValueError(f"figure {alt.strip()!r}: {error}") from None
     label = html.escape(alt.strip(), quote=True)
     head, body = svg.split(">", 1)
     head = head.replace(

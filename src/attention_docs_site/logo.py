@@ -23,10 +23,13 @@ def write_logos(site_dir: Path, logo: str, favicon: str, site_name: str) -> None
         logo: diagrams.logo(),
         favicon: diagrams.logo(ink="#ffffff", background="#3f51b5"),
     }
+    # Files, shown by <img> on the header (indigo in both schemes): the page's
+    # colours cannot reach them, and they need none. Figures in pages follow
+    # the scheme.
     for name, figure in drawings.items():
         path = site_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(svg.figure_to_svg(figure, alt=site_name), "utf-8")
+        path.write_text(svg.figure_to_svg(figure, alt=site_name, themed=False), "utf-8")
     # Social networks want a bitmap for link previews (og:image).
     social = diagrams.logo(ink="#ffffff", background="#3f51b5")
     social.savefig(

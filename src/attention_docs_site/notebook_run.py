@@ -158,7 +158,10 @@ def _open_figures(outputs: _Outputs) -> None:
         figure = pyplot.figure(number)
         titles = [figure.get_suptitle()] + [ax.get_title() for ax in figure.axes]
         alt = "; ".join(t for t in titles if t) or f"Figure {number}"
-        outputs.display({"image/svg+xml": figure_to_svg(figure, alt=alt)}, {})
+        # The reader's own figure: its greys follow the page's scheme, and any
+        # colour that cannot is kept as drawn.
+        svg = figure_to_svg(figure, alt=alt, strict=False)
+        outputs.display({"image/svg+xml": svg}, {})
         pyplot.close(figure)
 
 

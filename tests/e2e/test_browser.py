@@ -373,6 +373,124 @@ def test_no_serious_accessibility_violation_light_or_dark(page, site_url, path, 
     assert page.foreign_requests == []
 
 
+# Every figure text drawn on screen, with the colour it is drawn in and the
+# colour behind it: the topmost filled shape of its figure under the text's
+# centre that is larger than the text (a box, the axes, the figure's own
+# background; not a data marker), blended over the page at its opacity.
+FIGURE_COLOURS = """() => {
+  const page = getComputedStyle(document.body).backgroundColor;
+  const hidden = ".ad-explorable[data-live] > .ad-explorable__static svg";
+  const figures = [...document.querySelectorAll("article svg.ad-figure")]
+    .filter(svg => !svg.matches(hidden));
+  const texts = [], backgrounds = [];
+  for (const svg of figures) {
+    svg.scrollIntoView({block: "center"});
+    const box = svg.getBoundingClientRect();
+    const shapes = [...svg.querySelectorAll("path, rect, ellipse, circle, polygon")]
+      .filter(s => !s.closest("defs, clipPath") && getComputedStyle(s).fill !== "none");
+    const largest = shapes.map(s => [s, s.getBoundingClientRect()])
+      .sort((a, b) => b[1].width * b[1].height - a[1].width * a[1].height)[0];
+    backgrounds.push(getComputedStyle(largest[0]).fill);
+    for (const text of svg.querySelectorAll("text")) {
+      const r = text.getBoundingClientRect();
+      if (!r.width || !text.textContent.trim()) continue;
+      const under = document.elementsFromPoint(r.x + r.width / 2, r.y + r.height / 2)
+        .filter(e => svg.contains(e) && e !== svg && !e.closest("text"))
+        .filter(e => getComputedStyle(e).fill !== "none")
+        .filter(e => {
+          const b = e.getBoundingClientRect();
+          return b.width * b.height > 4 * r.width * r.height;
+        });
+      const style = under.length ? getComputedStyle(under[0]) : null;
+      texts.push({
+        text: text.textContent.trim(),
+        fill: getComputedStyle(text).fill,
+        behind: style ? style.fill : page,
+        opacity: style ? Number(style.opacity) * Number(style.fillOpacity) : 1,
+      });
+    }
+  }
+  const root = getComputedStyle(document.body);
+  const data = [0, 1, 2, 3].map(i => root.getPropertyValue(`--ad-c${i}`).trim());
+  return {page, texts, backgrounds, data, count: figures.length};
+}"""
+
+
+def css_colour(value):
+    """(r, g, b, alpha) in 0..1 from a computed CSS colour or a #rrggbb value."""
+    value = value.strip()
+    if value.startswith("#"):
+        return (*(int(value[i : i + 2], 16) / 255 for i in (1, 3, 5)), 1.0)
+    numbers = [float(n) for n in re.findall(r"[\d.]+(?:e-?\d+)?", value)]
+    if value.startswith("rgb"):
+        *rgb, alpha = [*numbers, 1.0][:4]
+        return (*(c / 255 for c in rgb), alpha)
+    assert value.startswith("color(srgb"), value
+    return tuple([*numbers, 1.0][:4])
+
+
+def over(top, bottom, opacity=1.0):
+    """``top`` painted at its alpha times ``opacity`` over an opaque ``bottom``."""
+    alpha = top[3] * opacity
+    return tuple(
+        alpha * t + (1 - alpha) * b for t, b in zip(top[:3], bottom[:3], strict=True)
+    )
+
+
+def contrast(a, b):
+    """WCAG 2 contrast ratio of two opaque colours (r, g, b in 0..1)."""
+
+    def luminance(rgb):
+        linear = [
+            c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb
+        ]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+FIGURE_PAGES = [
+    "",
+    *CHAPTERS,
+    *(n for n in NOTEBOOKS if "HTML(figures." in source_of(n, "en").read_text()),
+]
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+@both_languages
+def test_figures_take_the_colours_of_the_scheme(page, site_url, lang, color_scheme):
+    """Figure text at 4.5:1 or more, data colours at 3:1, no white rectangle.
+
+    Each figure page in the reader's scheme (the browser's preference, which
+    the site follows until the reader picks one); a screenshot of each.
+    """
+    scheme = {"light": "default", "dark": "slate"}[color_scheme]
+    for path in FIGURE_PAGES:
+        visit(page, site_url, path, lang)
+        assert page.evaluate("document.body.dataset.mdColorScheme") == scheme
+        found = page.evaluate(FIGURE_COLOURS)
+        assert found["count"] > 0 and found["texts"], path
+        background = css_colour(found["page"])
+        for fill in found["backgrounds"]:  # each figure's own background
+            drawn = over(css_colour(fill), background)
+            assert drawn == pytest.approx(background[:3], abs=1 / 255), (path, fill)
+        for colour in found["data"]:
+            assert contrast(css_colour(colour)[:3], background) >= 3, (path, colour)
+        for text in found["texts"]:
+            behind = over(css_colour(text["behind"]), background, text["opacity"])
+            ratio = contrast(over(css_colour(text["fill"]), behind), behind)
+            assert ratio >= 4.5, (path, text, round(ratio, 2))
+        shot = (
+            SCREENSHOTS
+            / color_scheme
+            / lang
+            / f"{path.replace('/', '-') or 'index'}.png"
+        )
+        full_page_screenshot(page, shot)
+    assert page.problems == [] and page.foreign_requests == []
+
+
 INITIALISING = ("Initializing search", "正在初始化搜索引擎")
 
 

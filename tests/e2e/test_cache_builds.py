@@ -4,6 +4,7 @@ import re
 
 from helpers import copy_site, mkdocs_build
 
+from attention_docs.style import themed_colour
 from attention_docs_site.blocks import blocks
 
 
@@ -77,13 +78,14 @@ def test_cache_in_real_builds(tmp_path, warm_cache):
     # A function edit re-runs the blocks that reached it, and only those: the
     # cue figures' blocks and the later blocks of their sessions.
     scene = library / "attention_docs" / "diagrams.py"
-    scene.write_text(scene.read_text().replace('"#1f5fa8"', '"#1f5fa9"'))
+    assert scene.read_text().count('"#aaaaaa"') == 1  # the notebook's ruled lines
+    scene.write_text(scene.read_text().replace('"#aaaaaa"', '"#ababab"'))
     _, hits, misses, _ = cache_line(build(cache=store))
     reached = blocks_from_first_call(project / "docs", "_cue(")
     assert reached == 4  # attention-cues.md and its translation, two blocks each
     assert (hits, misses) == (cold - reached, reached)
     for page in ("attention-cues", "zh/attention-cues"):
-        assert "#1f5fa9" in (site / page / "index.html").read_text()
+        assert themed_colour("#ababab") in (site / page / "index.html").read_text()
 
     # A table edit changes the figure on the next build.
     labels = library / "attention_docs" / "labels" / "en.py"

@@ -214,7 +214,9 @@ def test_logo_favicon_and_social_image_are_drawn_by_the_library(built_site):
     from attention_docs import diagrams, svg
 
     logo = (built_site / MKDOCS["theme"]["logo"]).read_text(encoding="utf-8")
-    assert logo == svg.figure_to_svg(diagrams.logo(), alt="attention_docs")
+    assert logo == svg.figure_to_svg(
+        diagrams.logo(), alt="attention_docs", themed=False
+    )
     favicon = (built_site / MKDOCS["theme"]["favicon"]).read_text(encoding="utf-8")
     assert favicon.startswith("<svg") and "<title>attention_docs</title>" in favicon
     html = html_of(built_site, "en", "index.md")

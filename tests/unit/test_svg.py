@@ -147,3 +147,34 @@ def test_only_the_svg_module_makes_svg():
         if "weights" in parameters:
             args["weights"] = np.full((3, 4), 0.25)
         assert isinstance(getattr(figures, name)(**args), Drawing), name
+
+
+def test_colours_follow_the_scheme_and_text_is_drawn_in_ink():
+    fig = Figure(figsize=(2, 1))
+    ax = fig.subplots()
+    ax.plot([0, 1], [0, 1], color="#c62828")
+    ax.text(0.5, 0.5, "plain")
+    svg = figure_to_svg(fig, alt="a line")
+    sheet = re.search(r"<style>(.*?)</style>", svg)[1]
+    assert "stroke: var(--ad-c3,#c62828)" in sheet
+    assert "fill: var(--ad-bg,#fff)" in sheet  # the figure's background
+    assert not re.search(r"#[0-9a-f]{6}(?!\))", sheet)  # no bare colour is left
+    root = ET.fromstring(svg)
+    texts = list(root.iter("{http://www.w3.org/2000/svg}text"))
+    text = next(t for t in texts if t.text == "plain")
+    rule = re.search(rf"\.{text.get('class')}\{{([^}}]*)\}}", sheet)[1]
+    assert "fill: var(--ad-fg,#000)" in rule
+
+
+def test_an_unthemed_drawing_keeps_its_colours():
+    fig = Figure(figsize=(1, 1))
+    fig.subplots().plot([0, 1], [0, 1], color="#3f51b5")
+    svg = figure_to_svg(fig, alt="logo", themed=False)
+    assert "#3f51b5" in svg and "var(--ad-" not in svg
+
+
+def test_a_colour_outside_the_scheme_is_refused_naming_the_figure():
+    fig = Figure(figsize=(1, 1))
+    fig.subplots().plot([0, 1], [0, 1], color="#3f51b5")
+    with pytest.raises(ValueError, match=r"figure 'a line': figure colour #3f51b5"):
+        figure_to_svg(fig, alt="a line")

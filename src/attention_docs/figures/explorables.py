@@ -18,7 +18,7 @@ from ..explorable import Explorable
 from ..labels import label
 from ..pooling import nadaraya_watson
 from ..scores import LOOKUP_SCORES, soft_lookup
-from ..style import figure_style
+from ..style import BLUE, GREEN, ORANGE, RED, figure_style
 from ..svg import Drawing
 from .experiments import CV_GRID, SHORT_RECIPE, SLOW_RECIPE, chapter_data, trained
 from .parametric import gradient_descent_path
@@ -164,19 +164,22 @@ def _nw_drawing(result: dict, lang: str) -> Drawing:
             data.x_train,
             data.y_train,
             "o",
-            color="C0",
+            color=BLUE,
             alpha=0.5,
             ms=3,
             label=label("samples", lang),
         )
         fit.plot(
-            grid, true_function(np.array(grid)), color="C1", label=label("truth", lang)
+            grid,
+            true_function(np.array(grid)),
+            color=ORANGE,
+            label=label("truth", lang),
         )
         fit.plot(
             grid,
             result["curve"],
             "--",
-            color="C2",
+            color=GREEN,
             lw=1.8,
             label=label("prediction", lang),
         )
@@ -184,7 +187,7 @@ def _nw_drawing(result: dict, lang: str) -> Drawing:
             [query],
             [prediction],
             "o",
-            color="C3",
+            color=RED,
             ms=6,
             label=label("ex_query_mark", lang),
         )
@@ -193,7 +196,7 @@ def _nw_drawing(result: dict, lang: str) -> Drawing:
         )
         fit.set(ylabel="y", title=title)
         fit.legend(fontsize=7, framealpha=0.9, edgecolor="none")
-        weights.vlines(data.x_train, 0, result["weights"], color="C0", lw=2)
+        weights.vlines(data.x_train, 0, result["weights"], color=BLUE, lw=2)
         weights.set(xlabel="x", ylabel=label("ex_weight_axis", lang), ylim=(0, None))
         for ax in (fit, weights):
             ax.axvline(query, color="0.3", lw=1, ls=":")
@@ -280,7 +283,7 @@ def _lookup_drawing(result: dict, lang: str) -> Drawing:
     with figure_style(lang):
         fig = Figure(figsize=(5.6, 2.8), layout="constrained")
         plane, bars = fig.subplots(1, 2, width_ratios=(1, 1.1))
-        plane.scatter(*keys.T, s=30 + 400 * weights, color="C0", alpha=0.7)
+        plane.scatter(*keys.T, s=30 + 400 * weights, color=BLUE, alpha=0.7)
         for name, (k1, k2), value in zip(
             LOOKUP_NAMES, keys, LOOKUP_VALUES, strict=True
         ):
@@ -291,14 +294,14 @@ def _lookup_drawing(result: dict, lang: str) -> Drawing:
                 textcoords="offset points",
                 fontsize=8,
             )
-        plane.plot(*result["query"], "*", color="C3", ms=11)
+        plane.plot(*result["query"], "*", color=RED, ms=11)
         plane.annotate(
             "q",
             result["query"],
             xytext=(6, -10),
             textcoords="offset points",
             fontsize=8,
-            color="C3",
+            color=RED,
         )
         low, high, _ = LOOKUP_QUERIES
         plane.set(
@@ -307,7 +310,7 @@ def _lookup_drawing(result: dict, lang: str) -> Drawing:
             aspect="equal",
             title=label("ex_plane_title", lang),
         )
-        bars.bar(LOOKUP_NAMES, weights, color="C0")
+        bars.bar(LOOKUP_NAMES, weights, color=BLUE)
         for index, weight in enumerate(weights):
             bars.annotate(
                 f"{weight:.2f}",
