@@ -44,7 +44,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         items.insert(0, readers[0])
 
 
-BROWSER_TESTS = (E2E / "test_browser.py", E2E / "test_explorables_browser.py")
+BROWSER_TESTS = (
+    E2E / "test_browser.py",
+    E2E / "test_explorables_browser.py",
+    E2E / "test_offline_browser.py",
+)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

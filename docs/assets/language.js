@@ -16,6 +16,9 @@
     url.href.startsWith(root.href) && url.href.slice(root.href.length).startsWith("zh/")
       ? "zh"
       : "en";
+  // Offline (file:), Material loads every page in full, and offline.py has
+  // pointed the menu at the right files: nothing to do.
+  if (location.protocol === "file:") return;
   document$.subscribe(() => {
     if (!location.href.startsWith(root.href)) return;
     const page = location.pathname.slice(root.pathname.length).replace(/^zh\//, "");

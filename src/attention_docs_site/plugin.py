@@ -55,6 +55,7 @@ from .notebook_pages import (
     rename_toc,
     slim_notebook,
 )
+from .offline import write_offline_zips
 from .page_meta import build_language, describe_page, translation_notice
 from .search_split import edition_base, split_search_index
 from .translations import TranslationError, split_front_matter
@@ -296,7 +297,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
     @event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language
     def _finish_site(self, *, config: MkDocsConfig) -> None:
-        """Once every language is built: logos, notebook zips, search, links."""
+        """Once every language is built: logos, zips, search, offline copies, links."""
         if nested_language_build(config):
             return  # the outer build draws and checks, once for every language
         write_logos(
@@ -308,7 +309,13 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         write_notebook_zips(Path(config.site_dir))
         counts = split_search_index(Path(config.site_dir), EDITION_FOLDERS)
         log.info("attention_docs search: one index per edition, %s entries", counts)
-        self._check_links(config)
+        editions = {"en": "", **{lang: f"{lang}/" for lang in EDITION_FOLDERS}}
+        zips = write_offline_zips(Path(config.site_dir), config.site_url, editions)
+        log.info(
+            "attention_docs offline copies: %s",
+            ", ".join(f"{z.name} ({z.stat().st_size} bytes)" for z in zips),
+        )
+        self._check_links(config)  # the home pages link the offline copies
 
     on_post_build = CombinedEvent(_report_cache, _finish_site)
 

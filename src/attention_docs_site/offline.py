@@ -1,0 +1,224 @@
+"""An offline copy of each edition: a zip whose pages work opened from a folder.
+
+The published site uses directory URLs (``attention-cues/``), fetches its
+search index and runs search in a web worker; a browser showing files from
+``file://`` follows none of these. The zip of an edition holds a copy of its
+pages, the shared assets and its exercise notebooks, changed so that they do:
+
+- every link to a folder names its ``index.html``, in pages and in the search
+  index;
+- the search index is also a script (``search_index.js``, which Material loads
+  under ``file:``), and the iframe-worker shim (vendored, MIT) runs Material's
+  search worker in a hidden frame, since ``file://`` pages may not start one;
+- the explorable figures' ES module is loaded as a classic, deferred script,
+  since ``file://`` pages may not load modules;
+- instant navigation is off: it fetches the sitemap, which ``file://``
+  refuses, and the failure would stop every script that waits for Material's
+  ``document$`` (the explorable figures among them);
+- a link into the other edition goes to the published site.
+
+Entries are sorted and dated 1980-01-01, so the zips are reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import urlsplit
+
+OFFLINE_FOLDER = "offline"
+SHIM = "assets/vendor/iframe-worker.js"  # its place in the copy
+_SHIM_SOURCE = Path(__file__).parent / "vendor" / "iframe-worker.js"
+EXPLORABLES = "assets/explorables.js"
+_SKIPPED = re.compile(r"(\.map|sitemap\.xml|sitemap\.xml\.gz|search_index\.json)\Z")
+_ATTRIBUTE = re.compile(r'\b(href|src)="([^"]*)"')
+_NOT_A_PATH = re.compile(r"\A(?:#|[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+_BUNDLE = re.compile(r'<script src="([^"]*)assets/javascripts/bundle\.')
+_MODULE = re.compile(r'(<script src="[^"]*explorables\.js") type="module">')
+_CONFIG = re.compile(
+    r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL
+)
+_EXPORT = re.compile(r"^export (?=function|const|let|class)", re.MULTILINE)
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+def zip_name(lang: str) -> str:
+    """The file name of an edition's offline zip."""
+    return f"attention_docs-{lang}.zip"
+
+
+def edition_files(site_dir: Path, folder: str, others: list[str]) -> list[str]:
+    """The site's files an edition's copy holds, as paths relative to the site.
+
+    Parameters:
+        site_dir: The built site.
+        folder: The edition's folder, ``""`` for the default language.
+        others: The other editions' folders, e.g. ``["zh/"]``.
+    """
+    files = []
+    for path in sorted(site_dir.rglob("*")):
+        name = path.relative_to(site_dir).as_posix()
+        if not path.is_file() or _SKIPPED.search(name):
+            continue
+        if name.startswith(f"{OFFLINE_FOLDER}/"):
+            continue
+        if folder:
+            if not (name.startswith(folder) or name.startswith("assets/")):
+                continue
+        elif any(name.startswith(other) for other in others):
+            continue
+        files.append(name)
+    return files
+
+
+def _resolve(page: str, link: str, site_path: str) -> tuple[str, str, str] | None:
+    """(path in the site the link names, its path as written, query and fragment).
+
+    None for a link that leaves the site or stays on the page.
+    """
+    if not link or _NOT_A_PATH.match(link):
+        return None
+    split = re.search(r"[?#]", link)
+    path, rest = (link[: split.start()], link[split.start() :]) if split else (link, "")
+    if path.startswith("/"):
+        if not path.startswith(site_path):
+            return None
+        target = path.removeprefix(site_path)
+    else:
+        target = posixpath.join(posixpath.dirname(page), path or ".")
+    target = posixpath.normpath(target)
+    return ("" if target == "." else target), path, rest
+
+
+def offline_link(
+    page: str, link: str, files: set[str], site: set[str], site_url: str
+) -> str:
+    """A link of a page, as it must read in the offline copy.
+
+    Parameters:
+        page: The page's path in the site, e.g. ``zh/glossary/index.html``.
+        link: The ``href`` or ``src`` as built.
+        files: The copy's files.
+        site: Every file of the site.
+        site_url: The published site's address, ending in ``/``: links into
+            pages the copy does not hold go there.
+    """
+    resolved = _resolve(page, link, urlsplit(site_url).path)
+    if resolved is None:
+        return link
+    target, path, rest = resolved
+    index = posixpath.join(target, "index.html")
+    if index in site:  # a folder: its page
+        if index not in files:
+            return site_url + (f"{target}/" if target else "") + rest
+        if path.startswith("/"):  # the language menu's links
+            path = posixpath.relpath(target or ".", posixpath.dirname(page) or ".")
+        folder = path if path.endswith("/") or not path else path + "/"
+        folder = "" if folder in ("./", "") else folder
+        return f"{folder}index.html{rest}"
+    if target in site and target not in files:
+        return site_url + target + rest
+    return link
+
+
+def offline_page(
+    html: str, page: str, files: set[str], site: set[str], site_url: str
+) -> str:
+    """A built page, changed to work from a folder (see the module's text)."""
+    html = _ATTRIBUTE.sub(
+        lambda m: f'{m[1]}="{offline_link(page, m[2], files, site, site_url)}"', html
+    )
+    html = _MODULE.sub(r"\1 defer>", html)
+    html = _CONFIG.sub(_without_instant_navigation, html, count=1)
+    return _BUNDLE.sub(
+        lambda m: f'<script src="{m[1]}{SHIM}"></script>{m[0]}', html, count=1
+    )
+
+
+def _without_instant_navigation(match: re.Match[str]) -> str:
+    config = json.loads(match[2])
+    config["features"] = [
+        f for f in config["features"] if not f.startswith("navigation.instant")
+    ]
+    return match[1] + json.dumps(config, ensure_ascii=False) + match[3]
+
+
+def offline_search_index(index: dict) -> str:
+    """The search index as the script Material loads under ``file:``."""
+    for doc in index["docs"]:
+        path, hash_, fragment = doc["location"].partition("#")
+        if not path or path.endswith("/"):
+            path += "index.html"
+        doc["location"] = path + hash_ + fragment
+    data = json.dumps(index, ensure_ascii=False, separators=(",", ":"))
+    return f"var __index = {data}\n"
+
+
+def classic_script(module: str) -> str:
+    """An ES module without imports, as a classic script with its own scope."""
+    return '(() => {\n"use strict";\n' + _EXPORT.sub("", module) + "\n})();\n"
+
+
+def _redirect(folder: str) -> str:
+    """A start page at the top of a non-default edition's copy."""
+    return (
+        '<!doctype html><html><head><meta charset="utf-8">'
+        f'<meta http-equiv="refresh" content="0; url={folder}index.html">'
+        f'<title>attention_docs</title></head><body><a href="{folder}index.html">'
+        f"{folder}index.html</a></body></html>\n"
+    )
+
+
+def write_offline_zips(
+    site_dir: Path, site_url: str, editions: Mapping[str, str]
+) -> list[Path]:
+    """Write ``offline/attention_docs-<lang>.zip`` for each edition.
+
+    Parameters:
+        site_dir: The built site.
+        site_url: The published site's address, ending in ``/``.
+        editions: Language -> folder, ``""`` for the default language.
+
+    Returns:
+        The zips written.
+    """
+    site = {
+        path.relative_to(site_dir).as_posix()
+        for path in site_dir.rglob("*")
+        if path.is_file()
+    }
+    written = []
+    for lang, folder in editions.items():
+        others = [f for f in editions.values() if f and f != folder]
+        names = edition_files(site_dir, folder, others)
+        members: dict[str, bytes] = {}
+        files = {*names, SHIM}
+        for name in names:
+            data = (site_dir / name).read_bytes()
+            if name.endswith(".html"):
+                page = offline_page(data.decode("utf-8"), name, files, site, site_url)
+                data = page.encode("utf-8")
+            elif name == EXPLORABLES:
+                data = classic_script(data.decode("utf-8")).encode("utf-8")
+            members[name] = data
+        members[SHIM] = _SHIM_SOURCE.read_bytes()
+        index = f"{folder}search/search_index.json"
+        script = offline_search_index(json.loads((site_dir / index).read_text("utf-8")))
+        members[index.removesuffix("json") + "js"] = script.encode("utf-8")
+        if folder:
+            members["index.html"] = _redirect(folder).encode("utf-8")
+        target = site_dir / OFFLINE_FOLDER / zip_name(lang)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        top = f"attention_docs-{lang}"
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name in sorted(members):
+                entry = zipfile.ZipInfo(f"{top}/{name}", _ZIP_DATE)
+                entry.compress_type = zipfile.ZIP_DEFLATED
+                entry.external_attr = 0o644 << 16
+                archive.writestr(entry, members[name])
+        written.append(target)
+    return written

@@ -1,0 +1,83 @@
+"""Each edition's offline copy, unpacked and opened from file:// in Chromium."""
+
+import zipfile
+
+import pytest
+from browser import prefix
+from helpers import ROOT, SITE_URL
+
+SEARCH = {"en": "softmax", "zh": "带宽"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_offline_copy_works_from_a_folder(browser, built_site, tmp_path, lang):
+    """Pages, figures, search and notebooks, with no request but for files."""
+    archive = zipfile.ZipFile(built_site / "offline" / f"attention_docs-{lang}.zip")
+    archive.extractall(tmp_path)
+    top = tmp_path / f"attention_docs-{lang}"
+    edition = top / prefix(lang)
+    notebooks = sorted(p.name for p in (edition / "exercises").glob("*/*.ipynb"))
+    assert len(notebooks) == 4, notebooks
+    assert (edition / "exercises" / "notebooks.zip").is_file()
+
+    context = browser.new_context()
+    page = context.new_page()
+    problems, foreign = [], []
+
+    def route(route):
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            foreign.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    # A request the browser drops because the page moved on is not a problem.
+    page.on(
+        "requestfailed",
+        lambda r: "ERR_ABORTED" not in r.failure and problems.append(r.url),
+    )
+    try:
+        page.goto((top / "index.html").as_uri())  # the Chinese copy redirects
+        page.wait_for_url(f"**/attention_docs-{lang}/{prefix(lang)}index.html")
+        assert page.locator("html").get_attribute("lang") == lang
+
+        # Two chapters on, by the footer's links: the page and its live figure.
+        for chapter in ("attention-cues", "queries-keys-values"):
+            page.locator("a.md-footer__link--next").click()
+            page.wait_for_url(f"**/{prefix(lang)}{chapter}/index.html")
+        page.locator(".ad-explorable[data-live]").wait_for()
+        assert page.locator(".ad-explorable__live svg").is_visible()
+        assert page.locator("math").count() > 0
+
+        # Search runs in the page's edition, and a hit opens its page here.
+        page.locator(".md-search__input").first.click()
+        page.locator(".md-search__input").fill(SEARCH[lang])
+        hits = page.locator(".md-search-result__item a")
+        hits.first.wait_for(timeout=30_000)
+        hrefs = [hits.nth(i).get_attribute("href") for i in range(hits.count())]
+        assert all(h.startswith(edition.as_uri()) for h in hrefs), hrefs
+        if lang == "en":  # no page of the other edition in this copy's results
+            assert not any("/zh/" in h for h in hrefs), hrefs
+        hits.first.click()
+        page.wait_for_load_state("load")
+        assert page.url.startswith(edition.as_uri()) and ".html" in page.url
+
+        # The language menu: this copy's page, and the other edition online.
+        menu = page.locator(".md-select__link[hreflang]")
+        links = {
+            menu.nth(i).get_attribute("hreflang"): menu.nth(i).get_attribute("href")
+            for i in range(menu.count())
+        }
+        other = "zh" if lang == "en" else "en"
+        assert links[other].startswith(SITE_URL), links
+        assert links[lang].endswith("index.html"), links
+
+        shot = ROOT / "test-artifacts" / "screenshots" / "offline" / f"{lang}.png"
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=shot)
+    finally:
+        context.close()
+    assert problems == [] and foreign == []

@@ -1,0 +1,163 @@
+"""The offline copies' changes to pages, search index and script (offline.py)."""
+
+import json
+import zipfile
+
+from attention_docs_site.offline import (
+    classic_script,
+    offline_link,
+    offline_page,
+    offline_search_index,
+    write_offline_zips,
+)
+
+URL = "https://example.org/docs/"
+SITE = {
+    "index.html",
+    "attention-cues/index.html",
+    "assets/site.css",
+    "exercises/notebooks.zip",
+    "zh/index.html",
+    "zh/attention-cues/index.html",
+}
+EN = SITE - {"zh/index.html", "zh/attention-cues/index.html"}
+ZH = {"zh/index.html", "zh/attention-cues/index.html", "assets/site.css"}
+
+
+def test_folder_links_name_their_page():
+    page = "attention-cues/index.html"
+    assert offline_link(page, "../", EN, SITE, URL) == "../index.html"
+    assert offline_link(page, "./", EN, SITE, URL) == "index.html"
+    assert offline_link(page, "./#cue", EN, SITE, URL) == "index.html#cue"
+    assert offline_link("index.html", "attention-cues/", EN, SITE, URL) == (
+        "attention-cues/index.html"
+    )
+    assert offline_link("index.html", ".", EN, SITE, URL) == "index.html"
+
+
+def test_files_fragments_and_other_hosts_are_left_alone():
+    page = "attention-cues/index.html"
+    for link in ("../assets/site.css", "#cue", "https://arxiv.org/", "mailto:x@y.z"):
+        assert offline_link(page, link, EN, SITE, URL) == link
+
+
+def test_links_into_the_other_edition_go_to_the_published_site():
+    page = "attention-cues/index.html"
+    assert offline_link(page, "../zh/attention-cues/", EN, SITE, URL) == (
+        f"{URL}zh/attention-cues/"
+    )
+    # The language menu's links are absolute paths on the published site.
+    assert offline_link(page, "/docs/zh/attention-cues/", EN, SITE, URL) == (
+        f"{URL}zh/attention-cues/"
+    )
+    zh_page = "zh/attention-cues/index.html"
+    assert offline_link(zh_page, "/docs/zh/attention-cues/", ZH, SITE, URL) == (
+        "index.html"
+    )
+    assert offline_link(zh_page, "/docs/zh/", ZH, SITE, URL) == "../index.html"
+    assert offline_link(zh_page, "../../attention-cues/#x", ZH, SITE, URL) == (
+        f"{URL}attention-cues/#x"
+    )
+    assert offline_link(zh_page, "../../exercises/notebooks.zip", ZH, SITE, URL) == (
+        f"{URL}exercises/notebooks.zip"
+    )
+
+
+PAGE = """<head><script id="__config" type="application/json">{"base": "..",
+"features": ["navigation.instant", "navigation.instant.progress", "toc.follow"]}
+</script></head><body><a href="../">home</a>
+<script src="../assets/javascripts/bundle.abc.min.js"></script>
+<script src="../assets/explorables.js" type="module"></script></body>"""
+
+
+def test_a_page_loads_the_shim_first_and_no_module_and_has_no_instant_navigation():
+    html = offline_page(PAGE, "attention-cues/index.html", EN, SITE, URL)
+    shim = html.index('<script src="../assets/vendor/iframe-worker.js"></script>')
+    assert shim < html.index("bundle.abc.min.js")
+    assert '<script src="../assets/explorables.js" defer>' in html
+    assert 'type="module"' not in html
+    config = json.loads(html.split('"application/json">')[1].split("</script>")[0])
+    assert config["features"] == ["toc.follow"]
+    assert '<a href="../index.html">home</a>' in html
+
+
+def test_the_search_index_is_a_script_with_page_addresses():
+    index = {
+        "config": {},
+        "docs": [
+            {"location": "", "title": "Home"},
+            {"location": "attention-cues/#cue", "title": "Cue"},
+            {"location": "api/", "title": "API"},
+        ],
+    }
+    script = offline_search_index(index)
+    assert script.startswith("var __index = ")
+    loaded = json.loads(script.removeprefix("var __index = "))
+    assert [d["location"] for d in loaded["docs"]] == [
+        "index.html",
+        "attention-cues/index.html#cue",
+        "api/index.html",
+    ]
+
+
+def test_the_module_becomes_a_classic_script_with_its_own_scope():
+    module = "const a = 1;\nexport function f() { return a; }\nexport const g = 2;\n"
+    script = classic_script(module)
+    assert "export" not in script
+    assert script.startswith("(() => {") and script.rstrip().endswith("})();")
+    assert "function f() { return a; }" in script and "const g = 2;" in script
+
+
+def members(archive):
+    """The files of an offline zip, below its one top folder, sorted."""
+    tops = {name.split("/", 1)[0] for name in archive.namelist()}
+    assert len(tops) == 1, tops
+    return sorted(name.split("/", 1)[1] for name in archive.namelist())
+
+
+def test_zips_hold_one_edition_each_and_are_reproducible(tmp_path):
+    site = tmp_path / "site"
+    files = {
+        "index.html": '<a href="zh/">中文</a>',
+        "attention-cues/index.html": '<a href="../">home</a>',
+        "assets/site.css": "body{}",
+        "assets/javascripts/bundle.js.map": "{}",
+        "sitemap.xml": "<urlset/>",
+        "exercises/attention-cues/attention-cues.ipynb": "{}",
+        "search/search_index.json": '{"config": {}, "docs": [{"location": ""}]}',
+        "zh/index.html": '<a href="../">English</a>',
+        "zh/search/search_index.json": '{"config": {}, "docs": [{"location": ""}]}',
+    }
+    for name, text in files.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text, "utf-8")
+    editions = {"en": "", "zh": "zh/"}
+    first = [z.read_bytes() for z in write_offline_zips(site, URL, editions)]
+    second = [z.read_bytes() for z in write_offline_zips(site, URL, editions)]
+    assert first == second
+    en, zh = (
+        zipfile.ZipFile(site / "offline" / f"attention_docs-{lang}.zip")
+        for lang in editions
+    )
+    assert members(en) == [
+        "assets/site.css",
+        "assets/vendor/iframe-worker.js",
+        "attention-cues/index.html",
+        "exercises/attention-cues/attention-cues.ipynb",
+        "index.html",
+        "search/search_index.js",
+    ]
+    assert en.read("attention_docs-en/index.html").decode() == (
+        f'<a href="{URL}zh/">中文</a>'
+    )
+    assert members(zh) == [
+        "assets/site.css",
+        "assets/vendor/iframe-worker.js",
+        "index.html",
+        "zh/index.html",
+        "zh/search/search_index.js",
+    ]
+    assert "zh/index.html" in zh.read("attention_docs-zh/index.html").decode()
+    assert zh.read("attention_docs-zh/zh/index.html").decode() == (
+        f'<a href="{URL}">English</a>'
+    )
