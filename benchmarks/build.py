@@ -235,6 +235,24 @@ def report_search(sizes: dict[str, tuple[int, int]]) -> None:
         print(f"{lang}: {entries} entries, {size} bytes")
 
 
+def download_sizes(site: Path) -> list[tuple[str, int, int | None]]:
+    """Each edition's PDF and offline zip: (file, bytes, PDF pages or None)."""
+    from pypdf import PdfReader
+
+    sizes = []
+    for path in sorted([*site.glob("pdf/*.pdf"), *site.glob("offline/*.zip")]):
+        pages = len(PdfReader(path).pages) if path.suffix == ".pdf" else None
+        sizes.append((path.relative_to(site).as_posix(), path.stat().st_size, pages))
+    return sizes
+
+
+def report_downloads(sizes: list[tuple[str, int, int | None]]) -> None:
+    """Print the PDFs' and offline copies' sizes."""
+    print("\nDownloads: a PDF and an offline copy of each edition\n")
+    for name, size, pages in sizes:
+        print(f"{name:<36} {size:9d} bytes" + (f", {pages} pages" if pages else ""))
+
+
 def heatmap_sizes() -> dict[str, int]:
     from attention_docs import figures
 
@@ -403,6 +421,7 @@ def main() -> None:
         report_weights(page_weights(args.weights))
         report_explorables(script_sizes(args.weights), explorable_sizes(args.weights))
         report_search(search_sizes(args.weights))
+        report_downloads(download_sizes(args.weights))
         return
 
     global PROGRESS
@@ -421,12 +440,14 @@ def main() -> None:
         weights = page_weights(project / "site")
         explorables = script_sizes(project / "site"), explorable_sizes(project / "site")
         searches = search_sizes(project / "site")
+        downloads = download_sizes(project / "site")
         served = serve_scenarios(project, args.runs, step)
     report_builds(times, once)
     report_serve(served)
     report_weights(weights)
     report_explorables(*explorables)
     report_search(searches)
+    report_downloads(downloads)
     report_library(args.scale)
     PROGRESS.close()
 

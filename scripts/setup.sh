@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Create .venv and install the project with one dependency group: docs, test or dev.
 # PyTorch 2.13.0 (CPU build) goes in first, so nothing later pulls a multi-GB GPU build.
-# The test and dev groups also need two Debian packages, which the browser tests use:
-# chromium (the browser) and fonts-noto-cjk (so Chinese text is drawn, not boxes).
-# As root on Debian they are installed when missing; elsewhere the script stops
-# at once and says what to install.
+# Every group also needs two Debian packages: chromium, which prints each edition's
+# PDF during the build and runs the browser tests, and fonts-noto-cjk (so Chinese
+# text is drawn, not boxes). As root on Debian they are installed when missing;
+# elsewhere the script stops at once and says what to install (a build without
+# the PDFs needs neither Chromium nor this step: ATTENTION_DOCS_PDF=off).
 set -euo pipefail
 group=${1:-docs}
 case "$group" in docs | test | dev) ;; *) echo "usage: $0 [docs|test|dev]" >&2; exit 2 ;; esac
@@ -19,21 +20,19 @@ debian_packages_missing() {
   echo "${missing[@]}"
 }
 
-if [ "$group" != docs ]; then
-  missing=$(debian_packages_missing)
-  if [ -n "$missing" ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-      echo "setup.sh: installing Debian packages for the browser tests: $missing"
-      export DEBIAN_FRONTEND=noninteractive
-      apt-get update -q
-      # shellcheck disable=SC2086 # one word per package
-      apt-get install -y -q --no-install-recommends $missing
-    else
-      echo "setup.sh: the browser tests need Debian's packages: $missing" >&2
-      echo "setup.sh: install them as root, then run this again:" >&2
-      echo "  apt-get update && apt-get install -y $missing" >&2
-      exit 1
-    fi
+missing=$(debian_packages_missing)
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup.sh: installing Debian packages for the PDFs and browser tests: $missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    # shellcheck disable=SC2086 # one word per package
+    apt-get install -y -q --no-install-recommends $missing
+  else
+    echo "setup.sh: the PDFs and browser tests need Debian's packages: $missing" >&2
+    echo "setup.sh: install them as root, then run this again:" >&2
+    echo "  apt-get update && apt-get install -y $missing" >&2
+    exit 1
   fi
 fi
 

@@ -112,6 +112,7 @@ def site_build(tmp_path_factory):
             result = mkdocs_build(
                 ROOT,
                 site,
+                pdf=True,
                 cache=base / "real-site-cache",
                 env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH},
             )

@@ -46,6 +46,7 @@ def mkdocs_build(
     site_dir: Path,
     *,
     notebooks: bool = True,
+    pdf: bool = False,
     cache: Path | None = None,
     library: Path | None = None,
     env: dict[str, str] | None = None,
@@ -63,6 +64,7 @@ def mkdocs_build(
         **(env or {}),
         "NO_MKDOCS_2_WARNING": "1",
         "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": str(notebooks).lower(),
+        "ATTENTION_DOCS_PDF": str(pdf).lower(),
         "ATTENTION_DOCS_CACHE": "on" if cache else "off",
     }
     if cache:

@@ -5,10 +5,11 @@ figures inside :func:`figure_style`.
 
 Colours follow the reader's light or dark scheme. A figure is drawn with the
 light scheme's colours, and :func:`themed_colour` (applied by :mod:`.svg`)
-writes each as a CSS value that takes the page's colours where they are
-defined: ``--ad-fg`` and ``--ad-bg`` for ink and paper, ``--ad-c0`` to
-``--ad-c3`` for data (the site's stylesheet sets both schemes). Without them,
-in a notebook for instance, each value falls back to the colour as drawn.
+writes each as a CSS value that takes the page's colours: ``--ad-fg`` and
+``--ad-bg`` are ink and paper, greys and light tints are mixes of a colour
+and the paper, and ``--ad-c0`` to ``--ad-c3`` are data (the site's stylesheet
+sets them for both schemes). Where the variables are not defined (in a
+notebook, for instance), each value falls back to the colour as drawn.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def themed_colour(colour: str, *, strict: bool = True) -> str:
     """The CSS value that draws a figure colour in the page's scheme.
 
     - black and white are ink and paper;
-    - a grey is the same mix of ink and paper;
+    - a grey mixes ink into paper in the share it has of black;
     - a data colour of :data:`PALETTE` is its scheme variable;
     - a light tint, such as a box's fill behind text, is the same share of
       its full colour mixed into the paper, so it stays a tint (light on a
@@ -71,8 +72,9 @@ def themed_colour(colour: str, *, strict: bool = True) -> str:
             drawn (for figures the library did not draw).
 
     Raises:
-        ValueError: For any other colour, when strict: it would keep one
-            value in both schemes.
+        ValueError: For a value that is not a ``#rrggbb`` colour; and, when
+            strict, for any other colour, which would keep one value in both
+            schemes.
     """
     if not isinstance(colour, str) or not _HEX.match(colour):
         raise ValueError(f"expected a #rrggbb colour, got {colour!r}")

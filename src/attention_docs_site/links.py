@@ -88,13 +88,17 @@ def _well_formed(url: str) -> bool:
     return parts.scheme == "mailto" and "@" in parts.path
 
 
-def check_site(site: Path, site_url: str | None = None) -> Report:
+def check_site(
+    site: Path, site_url: str | None = None, unbuilt: tuple[str, ...] = ()
+) -> Report:
     """Check the links of every HTML page of a built site.
 
     Parameters:
         site: The built site's folder.
         site_url: The address the site is published at (``site_url`` in
             ``mkdocs.yml``); absolute links under it count as internal.
+        unbuilt: Folders of the site, such as ``"pdf/"``, that this build left
+            out on purpose: a link into one is not reported.
 
     Returns:
         The broken links, the external links and how many were checked.
@@ -115,7 +119,8 @@ def check_site(site: Path, site_url: str | None = None) -> Report:
             if kind == "external":
                 external.add(url)
             checked += kind == "internal"
-            if problem:
+            target = urlsplit(urljoin(here, url)).path.removeprefix(prefix)
+            if problem and not target.startswith(unbuilt):
                 broken.append(f"{location}:{line}: {url}: {problem}")
     return Report(broken=broken, external=sorted(external), checked=checked)
 

@@ -1,9 +1,10 @@
 """An offline copy of each edition: a zip whose pages work opened from a folder.
 
 The published site uses directory URLs (``attention-cues/``), fetches its
-search index and runs search in a web worker; a browser showing files from
-``file://`` follows none of these. The zip of an edition holds a copy of its
-pages, the shared assets and its exercise notebooks, changed so that they do:
+search index and runs search in a web worker; none of these works from
+``file://``. The zip of an edition holds, in one top folder
+``attention_docs-<lang>/``, a copy of its pages, the shared assets and its
+exercise notebooks, changed so that they work from a folder:
 
 - every link to a folder names its ``index.html``, in pages and in the search
   index;
@@ -15,7 +16,10 @@ pages, the shared assets and its exercise notebooks, changed so that they do:
 - instant navigation is off: it fetches the sitemap, which ``file://``
   refuses, and the failure would stop every script that waits for Material's
   ``document$`` (the explorable figures among them);
-- a link into the other edition goes to the published site.
+- a link into the other edition, or to the PDFs and zips (which the copy
+  leaves out), goes to the published site.
+
+The Chinese copy's top-level ``index.html`` opens ``zh/index.html``.
 
 Entries are sorted and dated 1980-01-01, so the zips are reproducible.
 """
@@ -29,6 +33,8 @@ import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from .pdf import PDF_FOLDER
 
 OFFLINE_FOLDER = "offline"
 SHIM = "assets/vendor/iframe-worker.js"  # its place in the copy
@@ -64,8 +70,8 @@ def edition_files(site_dir: Path, folder: str, others: list[str]) -> list[str]:
         name = path.relative_to(site_dir).as_posix()
         if not path.is_file() or _SKIPPED.search(name):
             continue
-        if name.startswith(f"{OFFLINE_FOLDER}/"):
-            continue
+        if name.startswith((f"{OFFLINE_FOLDER}/", f"{PDF_FOLDER}/")):
+            continue  # the downloads: the copy links them on the published site
         if folder:
             if not (name.startswith(folder) or name.startswith("assets/")):
                 continue

@@ -57,6 +57,7 @@ from .notebook_pages import (
 )
 from .offline import write_offline_zips
 from .page_meta import build_language, describe_page, translation_notice
+from .pdf import PDF_FOLDER, Edition, book_pages, home_title, write_pdfs
 from .search_split import edition_base, split_search_index
 from .translations import TranslationError, split_front_matter
 
@@ -72,7 +73,23 @@ _DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载 Jupyter 笔记本
 # Languages that mkdocs.yml builds into a folder of their own (i18n's
 # non-default languages); each gets its own search index.
 EDITION_FOLDERS = ("zh",)
-_DOWNLOAD_ALL = {"en": "All exercise notebooks (.zip)", "zh": "全部练习笔记本（.zip）"}
+# The words of each edition's PDF (pdf.Edition); its title is the home page's.
+_BOOK_WORDS = {
+    "en": {
+        "subtitle": "attention_docs, English edition",
+        "contents": "Contents",
+        "built": "Built on {date}",
+    },
+    "zh": {
+        "subtitle": "attention_docs 中文版",
+        "contents": "目录",
+        "built": "构建日期：{date}",
+    },
+}
+_DOWNLOAD_ALL = {
+    "en": "All exercise notebooks (.zip)",
+    "zh": "全部练习用 Jupyter 笔记本（.zip）",
+}
 
 
 class AttentionDocsConfig(base.Config):
@@ -86,6 +103,8 @@ class AttentionDocsConfig(base.Config):
     """Run the pages' code blocks (off: a placeholder, the build's floor)."""
     execute_notebooks = c.Type(bool, default=True)
     """Run the exercise notebooks (off: rendered without outputs)."""
+    pdf = c.Type(bool, default=True)
+    """Print a PDF of each edition with Chromium (never under ``mkdocs serve``)."""
 
 
 def switch(name: str, default: bool) -> bool:
@@ -152,9 +171,11 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.cache: ExecCache | None = None
         self.fence: CachedFence | None = None
         self.converter: CachedConverter | None = None
+        self.serving = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Nothing to do; its presence keeps one instance across serve rebuilds."""
+        """Note the command; its presence keeps one instance across serve rebuilds."""
+        self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Reset the build's state; wire the cache into the fence and notebooks."""
@@ -309,23 +330,60 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         write_notebook_zips(Path(config.site_dir))
         counts = split_search_index(Path(config.site_dir), EDITION_FOLDERS)
         log.info("attention_docs search: one index per edition, %s entries", counts)
+        site = Path(config.site_dir)
+        pdfs = not self.serving and switch("ATTENTION_DOCS_PDF", self.config.pdf)
+        if pdfs:
+            self._print_books(config)
+        else:
+            log.info(
+                "attention_docs pdf: not printed (serve, or ATTENTION_DOCS_PDF=off)"
+            )
         editions = {"en": "", **{lang: f"{lang}/" for lang in EDITION_FOLDERS}}
-        zips = write_offline_zips(Path(config.site_dir), config.site_url, editions)
+        zips = write_offline_zips(site, config.site_url, editions)
         log.info(
             "attention_docs offline copies: %s",
             ", ".join(f"{z.name} ({z.stat().st_size} bytes)" for z in zips),
         )
-        self._check_links(config)  # the home pages link the offline copies
+        # The home pages link the PDFs and the offline copies.
+        self._check_links(config, unbuilt=() if pdfs else (f"{PDF_FOLDER}/",))
+
+    def _print_books(self, config: MkDocsConfig) -> None:
+        """Print each edition's chapters, glossary and references into a PDF."""
+        site = Path(config.site_dir)
+        pages = book_pages(config.nav)
+        editions = [
+            Edition(
+                lang=lang,
+                folder=folder,
+                title=home_title(site, folder),
+                pages=pages,
+                **_BOOK_WORDS[lang],
+            )
+            for lang, folder in {"en": "", "zh": "zh/"}.items()
+        ]
+        try:
+            written = write_pdfs(site, config.site_url, editions)
+        except RuntimeError as error:
+            raise PluginError(f"attention_docs pdf: {error}") from None
+        log.info(
+            "attention_docs pdf: %s",
+            ", ".join(f"{p.name} ({p.stat().st_size} bytes)" for p in written),
+        )
 
     on_post_build = CombinedEvent(_report_cache, _finish_site)
 
-    def _check_links(self, config: MkDocsConfig) -> None:
+    def _check_links(self, config: MkDocsConfig, unbuilt: tuple[str, ...]) -> None:
         """Fail the build if any internal link or anchor of the built site is broken.
+
+        Parameters:
+            config: The build's configuration.
+            unbuilt: Folders of the site this build left out on purpose (the
+                PDFs, when off): links into them are not checked.
 
         Raises:
             PluginError: Naming every broken link with its page and line.
         """
-        report = links.check_site(Path(config.site_dir), config.site_url)
+        report = links.check_site(Path(config.site_dir), config.site_url, unbuilt)
         if report.broken:
             named = [self._name_source(line) for line in report.broken]
             raise PluginError(

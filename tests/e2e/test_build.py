@@ -309,13 +309,15 @@ def test_a_clean_build_is_byte_identical_to_the_real_one(site_build, tmp_path):
     """Same commit, same bytes, notebooks and figures included.
 
     The real site was built with an empty cache (see above); this build has
-    the cache off, so it also shows that the cache changes no byte. The build
+    the cache off, so it also shows that the cache changes no byte. The PDFs
+    and the offline zips are compared too. The build
     date (sitemap.xml's lastmod, and the gzip header of its .gz) is taken from
     SOURCE_DATE_EPOCH, as reproducible-build tools expect; without it those two
     files would carry the day of the build. No file is exempt.
     """
     site = tmp_path / "clean"
-    result = mkdocs_build(ROOT, site, env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    env = {"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    result = mkdocs_build(ROOT, site, pdf=True, env=env)
     log = result.stdout + result.stderr
     assert result.returncode == 0, log
     # Turned off, the cache is not read: every block runs, as many as above.
@@ -336,3 +338,52 @@ def test_a_clean_build_is_byte_identical_to_the_real_one(site_build, tmp_path):
     ]
     assert different == []
     assert "2025-11-22" in (site / "sitemap.xml").read_text("utf-8")
+
+
+BOOK = [*CHAPTERS, "glossary", "references"]
+
+
+def page_title(built_site, lang, page):
+    html = (built_site / LANGS[lang] / page / "index.html").read_text("utf-8")
+    article = html.split('<article class="md-content__inner md-typeset">', 1)[1]
+    h1 = re.search(r"<h1[^>]*>(.*?)</h1>", article, re.DOTALL)[1]
+    return " ".join(re.sub(r"<[^>]+>|¶", "", h1).replace("&para;", "").split())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pdf_of_each_edition(built_site, lang):
+    """Title page, contents with the right page numbers, chapters in order."""
+    from pypdf import PdfReader
+
+    from attention_docs.labels import label
+
+    path = built_site / "pdf" / f"attention_docs-{lang}.pdf"
+    reader = PdfReader(path)
+    texts = [page.extract_text() for page in reader.pages]
+    assert len(texts) >= 20
+    home = page_title(built_site, lang, "")
+    assert " ".join(texts[0].split()).startswith(home)
+    # Each page's number is printed at its foot.
+    for number, text in enumerate(texts, start=1):
+        assert text.split()[-1] == str(number), (number, text[-80:])
+    # The chapters, in the navigation's order, each starting a page whose
+    # number the contents give.
+    contents = " ".join(texts[1].split())
+    starts = []
+    for page in BOOK:
+        title = page_title(built_site, lang, page)
+        listed = re.search(re.escape(title) + r" (\d+)", contents)
+        assert listed, (title, contents)
+        start = int(listed[1])
+        assert " ".join(texts[start - 1].split()).startswith(title), title
+        starts.append(start)
+    assert starts == sorted(starts) and starts[0] == 3
+    text = "\n".join(texts)
+    # Figures are vector drawings, their labels text; math is typeset.
+    assert label("saliency_caption", lang).split("\n")[1] in text
+    assert "softmax" in text
+    if lang == "zh":
+        assert "注意力汇聚" in text and "核回归" in text
+        # The text is the ideographs, not the look-alike radicals of the font.
+        assert not re.search("[\u2e80-\u2fdf]", text)
+    assert reader.metadata["/CreationDate"] == "D:20251122000000+00'00'"

@@ -1,6 +1,8 @@
 """Each edition's offline copy, unpacked and opened from file:// in Chromium."""
 
 import zipfile
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from browser import prefix
@@ -74,6 +76,14 @@ def test_the_offline_copy_works_from_a_folder(browser, built_site, tmp_path, lan
         other = "zh" if lang == "en" else "en"
         assert links[other].startswith(SITE_URL), links
         assert links[lang].endswith("index.html"), links
+
+        # An exercise page's notebook downloads are files of this copy.
+        exercise = edition / "exercises" / "attention-cues" / "index.html"
+        page.goto(exercise.as_uri())
+        for selector in ("a.ad-download", "a.ad-download-all"):
+            href = page.locator(selector).first.evaluate("a => a.href")
+            assert href.startswith(edition.as_uri()), href
+            assert Path(unquote(urlsplit(href).path)).is_file(), href
 
         shot = ROOT / "test-artifacts" / "screenshots" / "offline" / f"{lang}.png"
         shot.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,66 @@
+"""The book's parts that need no browser (pdf.py); the PDFs: e2e/test_build.py."""
+
+import re
+import unicodedata
+
+from attention_docs_site.pdf import _ideographs, book_pages, chapter
+
+URL = "https://example.org/docs/"
+BOOK = ["zh/attention-cues/", "zh/queries-keys-values/", "zh/glossary/"]
+
+
+def built(article):
+    return (
+        '<html><body><article class="md-content__inner md-typeset">'
+        f"{article}</article></body></html>"
+    )
+
+
+def test_a_chapter_links_into_the_book_and_out_to_the_site():
+    article = (
+        '<h1 id="t">查询、键和值<a class="headerlink" href="#t">&para;</a></h1>'
+        '<p id="p"><a href="../attention-cues/#cue">a</a> <a href="#p">b</a>'
+        ' <a href="../api/#scores">c</a> <a href="https://arxiv.org/">d</a>'
+        ' <a href="/docs/zh/glossary/">e</a>'
+        ' <a href="../exercises/notebooks.zip">f</a></p>'
+    )
+    title, section = chapter(built(article), "zh/queries-keys-values/", BOOK, URL)
+    assert title == "查询、键和值"
+    assert section.startswith(
+        '<section class="ad-book-chapter" id="zh-queries-keys-values">'
+    )
+    hrefs = re.findall(r'href="([^"]*)"', section)
+    assert hrefs == [
+        "#zh-queries-keys-values--t",
+        "#zh-attention-cues--cue",
+        "#zh-queries-keys-values--p",
+        f"{URL}zh/api/#scores",
+        "https://arxiv.org/",
+        "#zh-glossary",
+        f"{URL}zh/exercises/notebooks.zip",
+    ]
+    assert 'id="zh-queries-keys-values--p"' in section
+
+
+def test_the_book_is_the_chapters_then_the_glossary_and_references():
+    nav = [
+        "index.md",
+        {"Chapters": ["a.md", "b.md"]},
+        {"Exercises": ["exercises/a.md"]},
+        {"Reference": ["glossary.md", "references.md", "api.md"]},
+    ]
+    assert book_pages(nav) == ["a/", "b/", "glossary/", "references/"]
+
+
+def test_radicals_in_a_text_map_become_their_ideographs():
+    cmap = (
+        "1 beginbfchar\n<9D> <2F12>\n<9E> <6CE8>\n<9F> <2EF0>\nendbfchar\n"
+        "1 beginbfchar\n<2F12> <0041>\nendbfchar\n"
+    )
+    fixed = _ideographs(cmap)
+    assert "<9D> <529B>" in fixed  # ⼒ KANGXI RADICAL POWER -> 力
+    assert unicodedata.normalize("NFKC", "\u2f12") == "\u529b"
+    # ⻰ CJK RADICAL SIMPLIFIED DRAGON has no decomposition: the font tells.
+    assert "<9F> <9F99>" in fixed  # -> 龙
+    assert "<9E> <6CE8>" in fixed  # an ideograph stays
+    assert "<2F12> <0041>" in fixed  # a code that looks like a radical is a code
