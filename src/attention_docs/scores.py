@@ -26,16 +26,14 @@ def _as_points(name: str, values: object) -> np.ndarray:
     return array
 
 
-def _check_points(
-    queries: object, keys: object, bandwidth: object
-) -> tuple[np.ndarray, np.ndarray, float]:
+def _check_points(queries: object, keys: object) -> tuple[np.ndarray, np.ndarray]:
     queries, keys = _as_points("queries", queries), _as_points("keys", keys)
     if queries.shape[1] != keys.shape[1]:
         raise ValueError(
             "queries and keys must have the same dimension, got "
             f"{queries.shape[1]} and {keys.shape[1]}"
         )
-    return queries, keys, check_bandwidth(bandwidth)
+    return queries, keys
 
 
 def gaussian_scores(queries: object, keys: object, bandwidth: float) -> np.ndarray:
@@ -49,7 +47,8 @@ def gaussian_scores(queries: object, keys: object, bandwidth: float) -> np.ndarr
     Returns:
         Scores, shape (n_queries, n_keys).
     """
-    queries, keys, h = _check_points(queries, keys, bandwidth)
+    queries, keys = _check_points(queries, keys)
+    h = check_bandwidth(bandwidth)
     offsets = queries[:, None, :] - keys[None, :, :]  # (n_queries, n_keys, d)
     return -np.sum(offsets**2, axis=-1) / (2 * h**2)
 
@@ -70,7 +69,8 @@ def dot_product_scores(queries: object, keys: object, bandwidth: float) -> np.nd
     Returns:
         Scores, shape (n_queries, n_keys).
     """
-    queries, keys, h = _check_points(queries, keys, bandwidth)
+    queries, keys = _check_points(queries, keys)
+    h = check_bandwidth(bandwidth)
     key_bias = -np.sum(keys**2, axis=1) / (2 * h**2)  # (n_keys,)
     return queries @ keys.T / h**2 + key_bias[None, :]  # (n_queries, n_keys)
 
@@ -116,7 +116,7 @@ def lookup_scores(queries: object, keys: object, score: str) -> np.ndarray:
     """
     if score not in LOOKUP_SCORES:
         raise ValueError(f"unknown score {score!r}; expected one of {LOOKUP_SCORES}")
-    queries, keys, _ = _check_points(queries, keys, 1.0)
+    queries, keys = _check_points(queries, keys)
     if score == "negative_squared_distance":
         return gaussian_scores(queries, keys, 1.0)
     dots = queries @ keys.T  # (n_queries, n_keys)
