@@ -417,7 +417,8 @@ def write_pdfs(
     """Print ``pdf/attention_docs-<lang>.pdf`` for each edition (see above).
 
     Raises:
-        RuntimeError: If Chromium or Playwright is missing.
+        RuntimeError: If Chromium is missing, or if numbering the contents
+            moved a chapter to another page.
     """
     if not Path(CHROMIUM).exists():
         raise RuntimeError(
