@@ -98,33 +98,41 @@ def test_missing_glyph_in_a_figure(tmp_path, warm_cache):
     assert "has text that no configured font can draw: Glyph 57344" in log
 
 
-@pytest.mark.parametrize(
-    ("page", "link", "message"),
-    [
-        (
-            "glossary.zh.md",
-            '\n<a href="../attention-cues/#no-such-heading">x</a>\n',
-            "docs/glossary.zh.md (built as zh/glossary/index.html:",
-        ),
-        (
-            "references.md",
-            "\nSee [the chapter](attention-cues.md#no-such-heading).\n",
-            "docs/references.md (built as references/index.html:",
-        ),
-        (
-            "index.md",
-            '\n<a href="missing-page/">x</a>\n',
-            "docs/index.md (built as index.html:",
-        ),
-    ],
-)
-def test_broken_internal_link_or_anchor(tmp_path, page, link, message):
-    log = build_with(
-        tmp_path, lambda project: append(project, page, link), execute=False
-    )
-    assert "1 broken links in the built site" in log
-    assert message in log
-    assert "no anchor #no-such-heading" in log or "no file for" in log
+BROKEN_LINKS = [
+    (
+        "glossary.zh.md",
+        '\n<a href="../attention-cues/#no-such-heading">x</a>\n',
+        "docs/glossary.zh.md (built as zh/glossary/index.html:",
+        "no anchor #no-such-heading",
+    ),
+    (
+        "references.md",
+        "\nSee [the chapter](attention-cues.md#no-such-heading).\n",
+        "docs/references.md (built as references/index.html:",
+        "no anchor #no-such-heading",
+    ),
+    (
+        "index.md",
+        '\n<a href="missing-page/">x</a>\n',
+        "docs/index.md (built as index.html:",
+        "no file for",
+    ),
+]
+
+
+def test_broken_internal_links_and_anchors(tmp_path):
+    """One build, three broken links: each is named with its page and problem."""
+
+    def break_links(project):
+        for page, link, _, _ in BROKEN_LINKS:
+            append(project, page, link)
+
+    log = build_with(tmp_path, break_links, execute=False)
+    assert f"{len(BROKEN_LINKS)} broken links in the built site" in log
+    lines = log.splitlines()
+    for _, _, where, problem in BROKEN_LINKS:
+        named = [line for line in lines if where in line]
+        assert len(named) == 1 and problem in named[0], (where, named)
 
 
 @pytest.mark.parametrize(
