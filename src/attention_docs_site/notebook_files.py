@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import urljoin, urlsplit
 
@@ -189,21 +189,35 @@ def write_notebook_zips(site_dir: Path) -> list[Path]:
     Returns:
         The zips written, one per language that has exercise notebooks.
     """
-    import zipfile
-
     written = []
     for folder in sorted([site_dir / "exercises", *site_dir.glob("*/exercises")]):
         notebooks = sorted(folder.glob("*/*.ipynb"))
         if not notebooks:
             continue
         language = folder.parent.name if folder.parent != site_dir else "en"
-        top = f"attention_docs-exercises-{language}"
         target = folder / NOTEBOOK_ZIP
-        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-            for notebook in notebooks:
-                entry = zipfile.ZipInfo(f"{top}/{notebook.name}", (1980, 1, 1, 0, 0, 0))
-                entry.compress_type = zipfile.ZIP_DEFLATED
-                entry.external_attr = 0o644 << 16
-                archive.writestr(entry, notebook.read_bytes())
+        members = {notebook.name: notebook.read_bytes() for notebook in notebooks}
+        write_zip(target, f"attention_docs-exercises-{language}", members)
         written.append(target)
     return written
+
+
+def write_zip(target: Path, top: str, members: Mapping[str, bytes]) -> None:
+    """Write a reproducible zip, every member under one top folder.
+
+    Members are sorted by name, dated 1980-01-01 (the earliest date a zip can
+    hold) and have mode 644, so the same members give the same bytes.
+
+    Parameters:
+        target: The zip file.
+        top: The folder the zip unpacks into.
+        members: Path in that folder -> content.
+    """
+    import zipfile
+
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(members):
+            entry = zipfile.ZipInfo(f"{top}/{name}", (1980, 1, 1, 0, 0, 0))
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            archive.writestr(entry, members[name])

@@ -21,7 +21,7 @@ exercise notebooks, changed so that they work from a folder:
 
 The Chinese copy's top-level ``index.html`` opens ``zh/index.html``.
 
-Entries are sorted and dated 1980-01-01, so the zips are reproducible.
+The zips are reproducible (:func:`.notebook_files.write_zip`).
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .notebook_files import write_zip
 from .pdf import PDF_FOLDER
 
 OFFLINE_FOLDER = "offline"
@@ -49,7 +49,6 @@ _CONFIG = re.compile(
     r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL
 )
 _EXPORT = re.compile(r"^export (?=function|const|let|class)", re.MULTILINE)
-_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
 def zip_name(lang: str) -> str:
@@ -219,12 +218,6 @@ def write_offline_zips(
             members["index.html"] = _redirect(folder).encode("utf-8")
         target = site_dir / OFFLINE_FOLDER / zip_name(lang)
         target.parent.mkdir(parents=True, exist_ok=True)
-        top = f"attention_docs-{lang}"
-        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-            for name in sorted(members):
-                entry = zipfile.ZipInfo(f"{top}/{name}", _ZIP_DATE)
-                entry.compress_type = zipfile.ZIP_DEFLATED
-                entry.external_attr = 0o644 << 16
-                archive.writestr(entry, members[name])
+        write_zip(target, f"attention_docs-{lang}", members)
         written.append(target)
     return written
