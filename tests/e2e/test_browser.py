@@ -14,9 +14,8 @@ from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from browser import AXE, SERIOUS, launch, prefix, visit
+from browser import AXE, SERIOUS, launch, prefix, search_results, visit
 from helpers import ROOT, SITE_PATH, SITE_URL
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHAPTERS = [
@@ -487,33 +486,10 @@ def test_figures_take_the_colours_of_the_scheme(page, site_url, lang, color_sche
     assert page.problems == [] and page.foreign_requests == []
 
 
-INITIALISING = ("Initializing search", "正在初始化搜索引擎")
-
-
 def search(page, site_url, start, query):
-    """Type a query into the search box and return the result paths.
-
-    The search index loads in a worker after the page; a query typed before it
-    is ready is dropped, so the test waits for the worker and types again if
-    no results come.
-    """
+    """Type a query into the search box and return the result paths."""
     page.goto(site_url + start)
-    box = page.locator(".md-search__input")
-    box.click()
-    meta = page.locator(".md-search-result__meta")
-    for _ in range(100):
-        if meta.inner_text().strip() not in INITIALISING:
-            break
-        page.wait_for_timeout(100)
-    results = page.locator(".md-search-result__item a")
-    for _ in range(4):
-        box.fill(query)
-        box.press("End")  # Material reads the query on key events
-        try:
-            results.first.wait_for(timeout=5_000)
-            break
-        except PlaywrightTimeout:
-            continue
+    results = search_results(page, query)
     hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
     return [urlsplit(href).path for href in hrefs]
 
