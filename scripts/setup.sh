@@ -41,5 +41,7 @@ pip=(.venv/bin/python -m pip --disable-pip-version-check)
 "${pip[@]}" install --quiet --upgrade "pip>=25.1"  # --group needs pip 25.1
 # Not --quiet: on a fresh machine these take minutes, and pip shows progress bars.
 "${pip[@]}" install "torch==2.13.0"
-"${pip[@]}" install --group "$group" --editable .
+# The library with its torch extra (the site trains the model), and the site's
+# MkDocs plugin, an in-repository package (site-plugin/pyproject.toml).
+"${pip[@]}" install --group "$group" --editable ".[model]" --editable ./site-plugin
 echo "setup.sh: .venv is ready with the '$group' dependencies"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+# The one version number: the wheel's (pyproject.toml reads it from here), the
+# site's footer, the PDFs' title pages and the notebooks' setup cell.
+__version__ = "0.1.0"
+
 from .data import Dataset, make_dataset, true_function
 from .kernels import KERNELS, boxcar, constant, epanechnikov, gaussian, get_kernel
 from .plotting import heatmaps

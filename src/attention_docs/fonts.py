@@ -2,8 +2,12 @@
 
 Figures keep their text as SVG ``<text>`` so the browser draws it, but matplotlib
 still needs the glyph metrics to lay the figure out. Latin text uses DejaVu Sans,
-which ships with matplotlib; Chinese text needs a CJK font, looked for in the
-``mplfonts`` package and then among the system fonts.
+which ships with matplotlib. Chinese text uses Noto Sans CJK SC, which the
+library carries cut to the characters of its figure labels
+(``font_files/``, made by ``scripts/subset_cjk_font.py``; SIL Open Font
+License, ``font_files/OFL.txt``), so that figures are laid out the same in
+the site's build, on a student's machine and in Colab, which may have no CJK
+font at all.
 """
 
 from __future__ import annotations
@@ -14,40 +18,38 @@ from pathlib import Path
 from matplotlib import font_manager
 
 LATIN_FAMILY = "DejaVu Sans"
-CJK_FAMILIES = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei")
-_MPLFONTS_FILE = "NotoSansCJKsc-Regular.otf"
+CJK_FAMILY = "Noto Sans CJK SC"
+CJK_FONT_FILE = Path(__file__).parent / "font_files" / "NotoSansCJKsc-figures.otf"
+# CJK symbols and punctuation, and the full-width forms, whole.
+CJK_PUNCTUATION = "".join(map(chr, [*range(0x3000, 0x3040), *range(0xFF01, 0xFF5F)]))
+_FIRST_CJK = 0x2E80  # below it, DejaVu Sans draws the labels' symbols
 
 
-def _mplfonts_file() -> Path | None:
-    try:
-        import mplfonts
-    except ImportError:
-        return None
-    path = Path(mplfonts.__file__).parent / "fonts" / _MPLFONTS_FILE
-    return path if path.is_file() else None
+def bundled_cjk_characters() -> set[str]:
+    """The characters the library's CJK font carries.
+
+    Returns:
+        Every character from the CJK blocks that a figure label uses, in any
+        language, and the CJK punctuation blocks whole.
+    """
+    from .labels import LABELS
+
+    used = {c for table in LABELS.values() for text in table.values() for c in text}
+    return {c for c in used if ord(c) >= _FIRST_CJK} | set(CJK_PUNCTUATION)
 
 
 @functools.cache
 def cjk_family() -> str:
-    """Name of a CJK font family that matplotlib can lay Chinese text out with.
+    """Name of the CJK font family that matplotlib lays Chinese text out with.
 
-    The first call registers the font file with matplotlib's font manager;
-    registering is idempotent, so later calls only return the name.
+    The first call registers the library's font file with matplotlib's font
+    manager; registering is idempotent, so later calls only return the name.
 
     Returns:
-        The family name, e.g. ``"Noto Sans CJK SC"``.
+        The family name, ``"Noto Sans CJK SC"``.
     """
-    path = _mplfonts_file()
-    if path is not None:
-        font_manager.fontManager.addfont(str(path))
-    known = {entry.name for entry in font_manager.fontManager.ttflist}
-    for family in CJK_FAMILIES:
-        if family in known:
-            return family
-    raise RuntimeError(
-        "no CJK font found for Chinese figure text; install the docs dependencies "
-        "(the mplfonts package) or Debian's fonts-noto-cjk"
-    )
+    font_manager.fontManager.addfont(str(CJK_FONT_FILE))
+    return CJK_FAMILY
 
 
 def families(lang: str) -> list[str]:

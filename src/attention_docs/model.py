@@ -12,8 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
-from torch import nn
+
+try:
+    import torch
+    from torch import nn
+except ModuleNotFoundError as missing:  # the library's only optional dependency
+    raise ModuleNotFoundError(
+        "attention_docs.model needs PyTorch, which the library installs only "
+        "with its 'model' extra: pip install 'attention_docs[model]'",
+        name=missing.name,
+    ) from None
 
 DTYPE = torch.float64
 

@@ -13,10 +13,14 @@ import re
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from . import notebook_run
 from .exec_cache import ExecCache
+
+if TYPE_CHECKING:
+    from nbformat import NotebookNode
 
 logger = logging.getLogger("mkdocs.plugins.attention_docs.notebooks")
 
@@ -139,7 +143,11 @@ def absolute_links(markdown: str, base_url: str) -> str:
 
 
 def write_notebook(
-    source: Path, destination: Path, page_url: str, executed: str | None = None
+    source: Path,
+    destination: Path,
+    page_url: str,
+    executed: str | None = None,
+    setup: Callable[[NotebookNode], None] | None = None,
 ) -> Path:
     """Write the ``.ipynb`` download of a notebook page.
 
@@ -152,6 +160,8 @@ def write_notebook(
         destination: The ``.ipynb`` file to write.
         page_url: The absolute URL of the notebook's page.
         executed: The notebook as this build ran it (``.ipynb`` JSON), if it ran.
+        setup: Changes the notebook before it is written (the plugin puts
+            :func:`.notebook_setup.add_setup_cell` here).
 
     Returns:
         ``destination``.
@@ -165,6 +175,8 @@ def write_notebook(
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = absolute_links(cell.source, page_url)
+    if setup is not None:
+        setup(notebook)
     nbformat.validate(notebook)
     destination.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, destination)
@@ -175,16 +187,19 @@ def write_notebook(
 NOTEBOOK_ZIP = "notebooks.zip"
 
 
-def write_notebook_zips(site_dir: Path) -> list[Path]:
+def write_notebook_zips(site_dir: Path, wheel: Path) -> list[Path]:
     """Zip each language's exercise notebooks into ``exercises/notebooks.zip``.
 
     A language's notebooks are the ``.ipynb`` downloads of its exercise pages
     (``exercises/*/`` for English, ``zh/exercises/*/`` for Chinese), so the zip
-    holds the same files, with this build's outputs. The zip is reproducible:
-    entries are sorted and dated 1980-01-01, the earliest date a zip can hold.
+    holds the same files, with this build's outputs, and beside them the
+    library's wheel, which their setup cell installs from when it is missing.
+    The zip is reproducible: entries are sorted and dated 1980-01-01, the
+    earliest date a zip can hold.
 
     Parameters:
         site_dir: The built site.
+        wheel: The library's wheel.
 
     Returns:
         The zips written, one per language that has exercise notebooks.
@@ -197,6 +212,7 @@ def write_notebook_zips(site_dir: Path) -> list[Path]:
         language = folder.parent.name if folder.parent != site_dir else "en"
         target = folder / NOTEBOOK_ZIP
         members = {notebook.name: notebook.read_bytes() for notebook in notebooks}
+        members[wheel.name] = wheel.read_bytes()
         write_zip(target, f"attention_docs-exercises-{language}", members)
         written.append(target)
     return written

@@ -17,7 +17,9 @@ exercise notebooks, changed so that they work from a folder:
   refuses, and the failure would stop every script that waits for Material's
   ``document$`` (the explorable figures among them);
 - a link into the other edition, or to the PDFs and zips (which the copy
-  leaves out), goes to the published site.
+  leaves out), goes to the published site;
+- the library's wheel (``dist/``) is in every copy, so that the notebooks'
+  setup cell installs it with no network.
 
 The Chinese copy's top-level ``index.html`` opens ``zh/index.html``.
 
@@ -35,6 +37,7 @@ from urllib.parse import urlsplit
 
 from .notebook_files import write_zip
 from .pdf import PDF_FOLDER
+from .wheel import DIST_FOLDER
 
 OFFLINE_FOLDER = "offline"
 SHIM = "assets/vendor/iframe-worker.js"  # its place in the copy
@@ -72,7 +75,7 @@ def edition_files(site_dir: Path, folder: str, others: list[str]) -> list[str]:
         if name.startswith((f"{OFFLINE_FOLDER}/", f"{PDF_FOLDER}/")):
             continue  # the downloads: the copy links them on the published site
         if folder:
-            if not (name.startswith(folder) or name.startswith("assets/")):
+            if not name.startswith((folder, "assets/", f"{DIST_FOLDER}/")):
                 continue
         elif any(name.startswith(other) for other in others):
             continue

@@ -22,6 +22,7 @@ Environment variables override the options (for CI and the tests):
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from pathlib import Path
@@ -55,11 +56,13 @@ from .notebook_pages import (
     rename_toc,
     slim_notebook,
 )
+from .notebook_setup import add_setup_cell, run_yourself_box
 from .offline import write_offline_zips
 from .page_meta import build_language, describe_page, translation_notice
 from .pdf import PDF_FOLDER, Edition, book_pages, home_title, write_pdfs
 from .search_split import edition_base, split_search_index
 from .translations import TranslationError, split_front_matter
+from .wheel import Wheel, library_wheel, write_wheel
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -76,12 +79,12 @@ EDITION_FOLDERS = ("zh",)
 # The words of each edition's PDF (pdf.Edition); its title is the home page's.
 _BOOK_WORDS = {
     "en": {
-        "subtitle": "attention_docs, English edition",
+        "subtitle": "attention_docs {version}, English edition",
         "contents": "Contents",
         "built": "Built on {date}",
     },
     "zh": {
-        "subtitle": "attention_docs 中文版",
+        "subtitle": "attention_docs {version} 中文版",
         "contents": "目录",
         "built": "构建日期：{date}",
     },
@@ -171,6 +174,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.cache: ExecCache | None = None
         self.fence: CachedFence | None = None
         self.converter: CachedConverter | None = None
+        self.wheel: Wheel | None = None
         self.serving = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -184,11 +188,20 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             self.sources.clear()
         self._start_cache(config)
         self._register_fence(config)
+        # The library's version: in the footer (overrides/partials), the PDFs'
+        # title pages, the notebooks' setup cell and the wheel the site carries.
+        self.wheel = library_wheel(self._project(config))
+        config.extra["library_version"] = self.wheel.version
         self._wrap_notebooks()
         for handler in logging.getLogger("mkdocs").handlers:
             if self.page_filter not in handler.filters:
                 handler.addFilter(self.page_filter)
         return config
+
+    @staticmethod
+    def _project(config: MkDocsConfig) -> Path:
+        """The repository's root: where ``mkdocs.yml`` and ``pyproject.toml`` are."""
+        return Path(config.config_file_path or ".").resolve().parent
 
     def _start_cache(self, config: MkDocsConfig) -> None:
         folder = os.environ.get("ATTENTION_DOCS_CACHE_DIR")
@@ -262,9 +275,10 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             describe_page(page, html)
             notice = translation_notice(page, lang)
             if is_notebook(html):
+                assert self.wheel is not None
                 link = download_link(
                     page.file.src_uri, _DOWNLOAD[lang], _DOWNLOAD_ALL[lang]
-                )
+                ) + run_yourself_box(lang, self.wheel, page.url)
                 ids = heading_ids(html)
                 rename_toc(page.toc, ids)
                 return notice + link + rename_headings(slim_notebook(html), ids)
@@ -280,16 +294,24 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """Note the page's source, tidy its HTML, write its notebook download."""
         built = Path(page.file.abs_dest_path).relative_to(config.site_dir).as_posix()
         self.sources[built] = page.file.src_uri
+        lang = build_language(config)
         if is_notebook(output):
             source = Path(page.file.abs_src_path)
             executed = self.converter.executed if self.converter else {}
+            assert self.wheel is not None
+            setup = functools.partial(
+                add_setup_cell,
+                lang=lang,
+                wheel=self.wheel,
+                url=urljoin(config.site_url or "", self.wheel.path),
+            )
             write_notebook(
                 source,
                 Path(page.file.abs_dest_path).parent / notebook_name(page.file.src_uri),
                 urljoin(config.site_url or "", page.url),
                 executed.get(str(source.resolve())),
+                setup,
             )
-        lang = build_language(config)
         if lang in EDITION_FOLDERS:  # its own search index (search_split)
             output = edition_base(output, lang)
         return polish_page(output)
@@ -327,7 +349,11 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             config.theme["favicon"],
             config.site_name,
         )
-        write_notebook_zips(Path(config.site_dir))
+        wheel = write_wheel(self._project(config), Path(config.site_dir))
+        log.info(
+            "attention_docs wheel: %s (%d bytes)", wheel.name, wheel.stat().st_size
+        )
+        write_notebook_zips(Path(config.site_dir), wheel)
         counts = split_search_index(Path(config.site_dir), EDITION_FOLDERS)
         log.info("attention_docs search: one index per edition, %s entries", counts)
         site = Path(config.site_dir)
@@ -351,13 +377,18 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """Print each edition's chapters, glossary and references into a PDF."""
         site = Path(config.site_dir)
         pages = book_pages(config.nav)
+        assert self.wheel is not None
+        version = self.wheel.version
         editions = [
             Edition(
                 lang=lang,
                 folder=folder,
                 title=home_title(site, folder),
                 pages=pages,
-                **_BOOK_WORDS[lang],
+                **{
+                    **_BOOK_WORDS[lang],
+                    "subtitle": _BOOK_WORDS[lang]["subtitle"].format(version=version),
+                },
             )
             for lang, folder in {"en": "", "zh": "zh/"}.items()
         ]

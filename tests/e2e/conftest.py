@@ -4,24 +4,11 @@ A page records every problem a reader could run into: console errors,
 uncaught exceptions, failed requests and requests to any other host.
 """
 
-import functools
-import http.server
-import threading
 from urllib.parse import urlsplit
 
 import pytest
 from browser import launch, require_chromium
-from helpers import SITE_PATH
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep the test output readable
-        pass
-
-
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = True  # join request threads, closing their sockets
+from helpers import SITE_PATH, serve_folder
 
 
 @pytest.fixture(scope="session")
@@ -31,14 +18,8 @@ def site_url(built_site, tmp_path_factory):
     mount = root / SITE_PATH.strip("/")
     mount.parent.mkdir(parents=True, exist_ok=True)
     mount.symlink_to(built_site, target_is_directory=True)
-    handler = functools.partial(QuietHandler, directory=str(root))
-    server = Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{SITE_PATH}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    with serve_folder(root) as address:
+        yield address + SITE_PATH
 
 
 @pytest.fixture(scope="session")

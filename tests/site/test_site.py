@@ -138,7 +138,10 @@ def test_notebook_zips_are_per_language_and_reproducible(tmp_path):
             (folder / name).mkdir(parents=True)
             (folder / name / f"{name}.ipynb").write_text(f"{text} {name}")
     (site / "exercises" / "a" / "index.html").write_text("not a notebook")
-    written = write_notebook_zips(site)
+    wheel = site / "dist" / "attention_docs-1.0-py3-none-any.whl"
+    wheel.parent.mkdir()
+    wheel.write_bytes(b"the wheel")
+    written = write_notebook_zips(site, wheel)
     assert written == [
         site / "exercises" / "notebooks.zip",
         site / "zh" / "exercises" / "notebooks.zip",
@@ -147,12 +150,17 @@ def test_notebook_zips_are_per_language_and_reproducible(tmp_path):
     for lang, path in zip(("en", "zh"), written, strict=True):
         with zipfile.ZipFile(path) as archive:
             top = f"attention_docs-exercises-{lang}"
-            assert archive.namelist() == [f"{top}/a.ipynb", f"{top}/b.ipynb"]
+            assert archive.namelist() == [
+                f"{top}/a.ipynb",
+                f"{top}/attention_docs-1.0-py3-none-any.whl",
+                f"{top}/b.ipynb",
+            ]
             assert archive.read(f"{top}/b.ipynb").decode() == f"{lang} b"
+            assert archive.read(f"{top}/{wheel.name}") == b"the wheel"
             dates = {info.date_time for info in archive.infolist()}
             assert dates == {(1980, 1, 1, 0, 0, 0)}
     time.sleep(1.1)  # a zip would carry a later time if it took the clock's
-    assert [path.read_bytes() for path in write_notebook_zips(site)] == first
+    assert [path.read_bytes() for path in write_notebook_zips(site, wheel)] == first
 
 
 def test_write_notebook_produces_a_valid_ipynb(tmp_path):

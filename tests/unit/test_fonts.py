@@ -23,14 +23,39 @@ def test_families_by_language():
     assert fonts.families("zh") == ["DejaVu Sans", fonts.cjk_family()]
 
 
-def test_missing_cjk_font_is_a_clear_error(monkeypatch):
-    monkeypatch.setattr(fonts, "CJK_FAMILIES", ("No Such Font",))
-    fonts.cjk_family.cache_clear()
-    try:
-        with pytest.raises(RuntimeError, match="no CJK font"):
-            fonts.cjk_family()
-    finally:
-        fonts.cjk_family.cache_clear()
+def test_the_library_carries_its_cjk_font():
+    fonts.cjk_family()
+    registered = {
+        entry.fname
+        for entry in font_manager.fontManager.ttflist
+        if entry.name == fonts.CJK_FAMILY
+    }
+    assert str(fonts.CJK_FONT_FILE) in registered
+
+
+def test_the_carried_font_has_every_character_of_every_label():
+    """A label with a character the cut font lacks: run scripts/subset_cjk_font.py."""
+    font = font_manager.get_font(str(fonts.CJK_FONT_FILE))
+    wanted = fonts.bundled_cjk_characters()
+    assert "注" in wanted and "，" in wanted  # labels and punctuation
+    missing = sorted(c for c in wanted if font.get_char_index(ord(c)) == 0)
+    assert not missing, f"run scripts/subset_cjk_font.py; missing: {missing}"
+
+
+def test_the_carried_font_lays_text_out_as_the_full_font_does():
+    """The cut keeps each glyph's advance: the same text is as wide in both."""
+    system = font_manager.findfont(
+        font_manager.FontProperties(family=fonts.CJK_FAMILY),
+        fallback_to_default=False,
+    )
+    text = "注意力汇聚：查询、键和值（核回归）"
+    widths = []
+    for path in (system, str(fonts.CJK_FONT_FILE)):
+        font = font_manager.get_font(path)
+        font.set_size(9, 72)
+        font.set_text(text)
+        widths.append(font.get_width_height()[0])
+    assert widths[0] == widths[1] > 0
 
 
 def draw_text(text, families):

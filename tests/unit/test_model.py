@@ -226,3 +226,13 @@ def test_training_is_bit_identical_across_processes_and_global_seeds():
     ]
     here = train(DATA.x_train, DATA.y_train, epochs=20, seed=3)
     assert runs[0] == runs[1] == here.losses.tobytes().hex() + here.ws.tobytes().hex()
+
+
+def test_without_torch_the_model_module_names_the_extra(monkeypatch):
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if not installed
+    monkeypatch.delitem(sys.modules, "attention_docs.model")
+    with pytest.raises(ModuleNotFoundError, match=r"'attention_docs\[model\]'"):
+        importlib.import_module("attention_docs.model")

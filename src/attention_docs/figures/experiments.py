@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..bandwidth import cv_bandwidth, loo_cv_error
 from ..data import Dataset, make_dataset
 from ..kernels import KERNELS
-from ..model import TrainingResult, train
 from ..pooling import nadaraya_watson
 from ..scores import dot_product_scores, gaussian_scores, softmax
+
+if TYPE_CHECKING:  # attention_docs.model needs torch, the [model] extra
+    from ..model import TrainingResult
 
 # The chapter's data set and training recipes.
 DATA_SEED = 0
@@ -75,6 +78,8 @@ def chapter_data() -> Dataset:
 @functools.cache
 def trained(epochs: int, lr: float) -> TrainingResult:
     """The parametric model trained on :func:`chapter_data` (memoised; pure)."""
+    from ..model import train  # needs torch; the other figures do not
+
     data = chapter_data()
     return train(data.x_train, data.y_train, epochs=epochs, lr=lr, seed=DATA_SEED)
 

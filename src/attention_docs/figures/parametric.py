@@ -7,12 +7,12 @@ products.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..bandwidth import cv_bandwidth, loo_cv_error
 from ..labels import label
-from ..model import TrainingResult, predict
 from ..plotting import curves, heatmaps
 from ..scores import dot_product_scores, gaussian_scores, softmax
 from ..svg import Drawing
@@ -28,6 +28,9 @@ from .experiments import (
     trained,
 )
 from .panels import fit_drawing, weights_drawing
+
+if TYPE_CHECKING:  # attention_docs.model needs torch, the [model] extra
+    from ..model import TrainingResult
 
 
 def parametric_loss_curve(lang: str = "en") -> Drawing:
@@ -55,11 +58,19 @@ def _trained_label(key: str, result: TrainingResult, lang: str) -> str:
     return label(key, lang, w=w, h=result.model.bandwidth)
 
 
-def parametric_fit(lang: str = "en") -> Drawing:
-    """Prediction of the parametric model after the short recipe."""
+def _short_recipe_outputs() -> tuple[TrainingResult, np.ndarray, np.ndarray]:
+    """The short recipe's model, with its predictions and attention weights."""
+    from ..model import predict  # needs torch, the [model] extra
+
     data = chapter_data()
     result = trained(**SHORT_RECIPE)
-    prediction, _ = predict(result.model, data.x_train, data.y_train, data.x_test)
+    prediction, weights = predict(result.model, data.x_train, data.y_train, data.x_test)
+    return result, prediction, weights
+
+
+def parametric_fit(lang: str = "en") -> Drawing:
+    """Prediction of the parametric model after the short recipe."""
+    result, prediction, _ = _short_recipe_outputs()
     title = _trained_label("trained_title", result, lang)
     method = _trained_label("learned_phrase", result, lang)
     return fit_drawing(prediction, title, label("fit_alt", lang, method=method), lang)
@@ -67,9 +78,7 @@ def parametric_fit(lang: str = "en") -> Drawing:
 
 def parametric_weights(lang: str = "en") -> Drawing:
     """Attention weights of the parametric model after the short recipe."""
-    data = chapter_data()
-    result = trained(**SHORT_RECIPE)
-    _, weights = predict(result.model, data.x_train, data.y_train, data.x_test)
+    result, _, weights = _short_recipe_outputs()
     method = _trained_label("learned_phrase", result, lang)
     return weights_drawing(
         weights, method, narrow=result.model.bandwidth < 0.5, lang=lang
