@@ -27,10 +27,11 @@ import tracemalloc
 from pathlib import Path
 
 from serve import prose_edit, serve_scenarios
+from student_run import report_student, student_runs, wheel_sizes
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("mkdocs.yml", "docs", "overrides", "src")
+SOURCES = ("mkdocs.yml", "pyproject.toml", "LICENSE", "docs", "overrides", "src")
 
 
 class Progress:
@@ -416,6 +417,12 @@ def main() -> None:
         metavar="SITE",
         help="only weigh an already built site (pages, explorables) and stop",
     )
+    parser.add_argument(
+        "--student",
+        type=Path,
+        metavar="SITE",
+        help="only run an already built site's notebook zips from scratch and stop",
+    )
     args = parser.parse_args()
     if args.weights:
         report_weights(page_weights(args.weights))
@@ -423,11 +430,14 @@ def main() -> None:
         report_search(search_sizes(args.weights))
         report_downloads(download_sizes(args.weights))
         return
+    if args.student:
+        report_student(wheel_sizes(args.student), student_runs(args.student))
+        return
 
     global PROGRESS
     # code once, five builds and four saves under serve per run, the weighed
-    # build, the serve's first build, scale, statsmodels
-    PROGRESS = Progress(total=1 + 9 * args.runs + 2 + 2)
+    # build, the serve's first build, the student's zips, scale, statsmodels
+    PROGRESS = Progress(total=1 + 9 * args.runs + 2 + 1 + 2)
     with tempfile.TemporaryDirectory() as folder:
         project = Path(folder)
         copy_project(project)
@@ -441,6 +451,8 @@ def main() -> None:
         explorables = script_sizes(project / "site"), explorable_sizes(project / "site")
         searches = search_sizes(project / "site")
         downloads = download_sizes(project / "site")
+        step("each notebook zip run in a fresh environment")
+        student = wheel_sizes(project / "site"), student_runs(project / "site")
         served = serve_scenarios(project, args.runs, step)
     report_builds(times, once)
     report_serve(served)
@@ -448,6 +460,7 @@ def main() -> None:
     report_explorables(*explorables)
     report_search(searches)
     report_downloads(downloads)
+    report_student(*student)
     report_library(args.scale)
     PROGRESS.close()
 

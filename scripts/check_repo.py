@@ -88,6 +88,37 @@ def check_workflow(root: Path) -> list[str]:
     return problems
 
 
+def check_release_workflow(root: Path) -> list[str]:
+    """Every push builds and checks the library; only version tags publish it."""
+    workflow = yaml.safe_load((root / ".github/workflows/release.yml").read_text())
+    triggers = workflow.get(True, {})
+    jobs = workflow.get("jobs", {})
+    dist, publish = jobs.get("dist", {}), jobs.get("publish", {})
+    runs = "\n".join(step.get("run", "") for step in dist.get("steps", []))
+    uses = [step.get("uses", "") for step in publish.get("steps", [])]
+    wanted = {
+        "runs on every push and on version tags": (
+            triggers.get("push", {}).get("branches") == ["**"]
+            and triggers.get("push", {}).get("tags") == ["v*"]
+        ),
+        "builds the wheel and the sdist": "python -m build" in runs,
+        "checks them with twine": "twine check --strict" in runs,
+        "publishes only from version tags, after the check": (
+            publish.get("if") == "startsWith(github.ref, 'refs/tags/v')"
+            and publish.get("needs") == "dist"
+        ),
+        "publishes by trusted publishing alone": (
+            publish.get("permissions") == {"id-token": "write"}
+            and any(u.startswith("pypa/gh-action-pypi-publish") for u in uses)
+        ),
+    }
+    return [
+        f".github/workflows/release.yml: {what}: no"
+        for what, ok in wanted.items()
+        if not ok
+    ]
+
+
 def check_contributor_files(root: Path) -> list[str]:
     """pre-commit runs ruff, the YAML and whitespace checks and the parity check."""
     config = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
@@ -149,6 +180,7 @@ def check_tests_build_without_cache(root: Path) -> list[str]:
 
 CHECKS: tuple[Callable[[Path], list[str]], ...] = (
     check_workflow,
+    check_release_workflow,
     check_contributor_files,
     check_readme,
     check_benchmark_help,
