@@ -37,17 +37,18 @@ _MODEL_MODULES = {"torch", "attention_docs.model"}
 _WORDS = {
     "en": {
         "comment": (
-            "# Setup: installs the attention_docs library this notebook was made\n"
-            "# with, unless it is already installed. Run it first; it changes\n"
-            "# nothing when the library is there."
+            "# Setup: run this cell first. If attention_docs (or PyTorch, where this\n"
+            "# notebook needs it) is missing, it installs the version this notebook\n"
+            "# was made with; otherwise it installs nothing."
         ),
         "installing": "Installing {REQUIREMENT} from {source}",
         "installed": "Installed attention_docs {VERSION}.",
         "failed": "pip could not install {package}:\n{run.stderr}",
         "other": (
             "attention_docs {found} is installed, but this notebook was made "
-            "with {VERSION}, so its numbers may differ. To install that "
-            "version: pip install --force-reinstall '{REQUIREMENT} @ {URL}'"
+            "with {VERSION}, so your results may differ from it. To install "
+            'that version, run %pip install "{REQUIREMENT} @ {URL}" and '
+            "restart the kernel."
         ),
         "box_title": "Run it yourself",
         "box": (
@@ -55,31 +56,33 @@ _WORDS = {
             "it to Colab (File → Upload notebook). Its first cell installs the "
             "library this page was built with, "
             '<a href="{wheel_href}">attention_docs {version}</a>, if it is '
-            "missing: it needs Python 3.11 or newer and pip. Offline, download "
-            "all the notebooks as a zip: it carries the library too, so unpack "
-            "it and open the notebooks from its folder."
+            "missing (you need Python 3.11 or newer, and pip). To work "
+            "offline, download all the notebooks as a zip while online and "
+            "unpack it: the library is included, but numpy, matplotlib and, "
+            "for some notebooks, PyTorch must already be installed."
         ),
     },
     "zh": {
         "comment": (
-            "# 准备：若尚未安装 attention_docs 库，就安装制作本笔记本时所用的\n"
-            "# 版本。请先运行这个单元格；库已安装时它什么也不做。"
+            "# 环境准备：请先运行这个单元格。若缺少 attention_docs 库（或本笔记本\n"
+            "# 需要的 PyTorch），它会安装制作本笔记本时所用的版本；否则不安装任何东西。"
         ),
         "installing": "正在从 {source} 安装 {REQUIREMENT}",
         "installed": "已安装 attention_docs {VERSION}。",
         "failed": "pip 未能安装 {package}：\n{run.stderr}",
         "other": (
-            "已安装的 attention_docs 是 {found} 版，而本笔记本由 {VERSION} 版"
-            "制作，数字可能不同。安装该版本：pip install --force-reinstall "
-            "'{REQUIREMENT} @ {URL}'"
+            "已安装的 attention_docs 版本为 {found}，而本笔记本是用 {VERSION} "
+            "版制作的，运行结果可能有所不同。如需安装该版本，请运行 "
+            '%pip install "{REQUIREMENT} @ {URL}" 并重启内核。'
         ),
         "box_title": "自己动手运行",
         "box": (
             "下载笔记本后，用 Jupyter 或 VS Code 打开，或上传到 Colab"
-            "（“文件 → 上传笔记本”）。笔记本的第一个单元格会在缺少时安装本页"
-            '构建所用的库 <a href="{wheel_href}">attention_docs {version}</a>，'
-            "需要 Python 3.11 或更高版本以及 pip。离线使用时，请下载全部练习"
-            "笔记本的 zip：其中也附带这个库，解压后在该文件夹中打开笔记本即可。"
+            "（“文件 → 上传笔记本”）。笔记本的第一个单元格会在缺少本页构建所用的库 "
+            '<a href="{wheel_href}">attention_docs {version}</a> 时自动安装它'
+            "（需要 Python 3.11 或更高版本以及 pip）。如需离线使用，请在联网时"
+            "下载包含全部练习笔记本的 zip 文件并解压。其中附带这个库，但 numpy、"
+            "matplotlib（部分笔记本还需要 PyTorch）必须事先安装好。"
         ),
     },
 }

@@ -370,7 +370,24 @@ def finished(pdf: bytes, when: datetime.datetime) -> bytes:
     writer.add_metadata({"/CreationDate": stamp, "/ModDate": stamp})
     out = io.BytesIO()
     writer.write(out)
-    return out.getvalue()
+    return _renumbered_node_ids(out.getvalue())
+
+
+# The IDs of a tagged PDF's structure elements, e.g. (node00030871), which
+# table cells' /Headers name. Chromium takes them from a DOM node counter that
+# differs by one between two prints of the same page.
+_NODE_ID = re.compile(rb"(?<=\()node\d{8}(?=\))")
+
+
+def _renumbered_node_ids(pdf: bytes) -> bytes:
+    """Structure-element IDs numbered 1, 2, ... in their own order.
+
+    The map keeps their order, so the ID tree stays sorted, and their width,
+    so every byte offset of the file stays right.
+    """
+    ids = sorted(set(_NODE_ID.findall(pdf)))
+    rename = {old: b"node%08d" % rank for rank, old in enumerate(ids, start=1)}
+    return _NODE_ID.sub(lambda match: rename[match[0]], pdf)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

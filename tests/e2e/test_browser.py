@@ -291,7 +291,9 @@ def test_notebook_downloads_as_a_valid_ipynb(
     assert saved.suffix == ".ipynb"
     notebook = nbformat.read(saved, as_version=4)
     nbformat.validate(notebook)
-    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    setup, *code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    # First the cell that installs the library (not run by the site's build).
+    assert setup.metadata.tags == ["attention-docs-setup"] and not setup.outputs
     assert any("from attention_docs import" in cell.source for cell in code)
     prose = " ".join(c.source for c in notebook.cells if c.cell_type == "markdown")
     assert bool(CJK.search(prose)) == (lang == "zh")
@@ -318,7 +320,12 @@ def test_all_notebooks_download_as_one_zip_per_language(
     with zipfile.ZipFile(saved) as archive:
         names = sorted(archive.namelist())
         top = f"attention_docs-exercises-{lang}"
-        assert names == sorted(f"{top}/{chapter}.ipynb" for chapter in CHAPTERS)
+        (wheel,) = (built_site / "dist").glob("*.whl")  # the setup cells install it
+        assert names == sorted(
+            [f"{top}/{wheel.name}", *(f"{top}/{c}.ipynb" for c in CHAPTERS)]
+        )
+        assert archive.read(f"{top}/{wheel.name}") == wheel.read_bytes()
+        names.remove(f"{top}/{wheel.name}")
         for name in names:  # byte for byte the page's own .ipynb download
             stem = Path(name).stem
             assert archive.read(name) == (folder / stem / f"{stem}.ipynb").read_bytes()

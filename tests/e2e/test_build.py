@@ -16,6 +16,7 @@ from helpers import (
     mkdocs_build,
 )
 
+import attention_docs
 from attention_docs_site.notebook_files import absolute_links
 
 PAGES = {"en": "index.html", "zh": "zh/index.html"}
@@ -162,10 +163,31 @@ def test_notebook_downloads_as_valid_ipynb(built_site, chapter, lang):
         absolute_links(c.source, page_url) if c.cell_type == "markdown" else c.source
         for c in source.cells
     ]
-    assert [c.source for c in notebook.cells] == expected
-    assert any(c.cell_type == "code" for c in notebook.cells)
+    setup, *cells = notebook.cells
+    assert setup.metadata.tags == ["attention-docs-setup"]
+    wheel = f"{SITE_URL}dist/attention_docs-{attention_docs.__version__}-py3-none-any"
+    assert f"URL = '{wheel}.whl'" in setup.source
+    assert [c.source for c in cells] == expected
+    assert any(c.cell_type == "code" for c in cells)
     # The chapter link now leads to the published page, in the same language.
-    assert f"]({SITE_URL}{LANGS[lang]}{chapter}/)" in notebook.cells[0].source
+    assert f"]({SITE_URL}{LANGS[lang]}{chapter}/)" in cells[0].source
+    assert "ad-run-yourself" in html and f"../dist/{wheel.rsplit('/')[-1]}" in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_names_the_library_version_and_the_wheel_is_published(
+    built_site, lang
+):
+    version = attention_docs.__version__
+    pages = sorted((built_site / LANGS[lang]).glob("**/index.html"))
+    if lang == "en":
+        pages = [p for p in pages if not p.is_relative_to(built_site / "zh")]
+    assert len(pages) >= 12
+    for page in pages:
+        footer = page.read_text("utf-8").split('<footer class="md-footer">', 1)[1]
+        assert f'ad-library-version">attention_docs {version}<' in footer, page
+    wheel = f"attention_docs-{version}-py3-none-any.whl"
+    assert (built_site / "dist" / wheel).is_file()
 
 
 def test_references_page(built_site):
@@ -363,6 +385,7 @@ def test_pdf_of_each_edition(built_site, lang):
     assert len(texts) >= 20
     home = page_title(built_site, lang, "")
     assert " ".join(texts[0].split()).startswith(home)
+    assert f"attention_docs {attention_docs.__version__}" in texts[0]
     # Each page's number is printed at its foot.
     for number, text in enumerate(texts, start=1):
         assert text.split()[-1] == str(number), (number, text[-80:])

@@ -79,15 +79,15 @@ def test_another_installed_version_is_named_with_the_way_to_the_right_one():
     said = run_cell(setup_source("en", other, URL, model=True))
     assert said == (
         f"attention_docs {attention_docs.__version__} is installed, but this "
-        "notebook was made with 9.9.9, so its numbers may differ. To install "
-        "that version: pip install --force-reinstall "
-        f"'attention_docs[model] @ {URL}'\n"
+        "notebook was made with 9.9.9, so your results may differ from it. To "
+        f'install that version, run %pip install "attention_docs[model] @ {URL}" '
+        "and restart the kernel.\n"
     )
 
 
 def test_the_cell_names_the_wheel_the_address_and_the_requirement():
     source = setup_source("zh", WHEEL, URL, model=True)
-    assert source.startswith("# 准备：")
+    assert source.startswith("# 环境准备：")
     assert f"VERSION = {WHEEL.version!r}" in source
     assert f"WHEEL = {WHEEL.file!r}" in source
     assert f"URL = {URL!r}" in source

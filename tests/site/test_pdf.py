@@ -64,3 +64,16 @@ def test_radicals_in_a_text_map_become_their_ideographs():
     assert "<9F> <9F99>" in fixed  # -> 龙
     assert "<9E> <6CE8>" in fixed  # an ideograph stays
     assert "<2F12> <0041>" in fixed  # a code that looks like a radical is a code
+
+
+def test_structure_ids_are_numbered_in_order_whatever_chromium_counted():
+    from attention_docs_site.pdf import _renumbered_node_ids
+
+    def pdf(*ids):
+        names = " ".join(f"(node{i:08d}) {n} 0 R" for n, i in enumerate(ids))
+        return f"<< /Names [{names}] >> /ID (node{ids[-1]:08d}) /T (node)".encode()
+
+    first = _renumbered_node_ids(pdf(30871, 30872, 31346))
+    assert first == _renumbered_node_ids(pdf(30872, 30873, 31346))
+    assert first == pdf(1, 2, 3)
+    assert len(first) == len(pdf(30871, 30872, 31346))
