@@ -17,20 +17,16 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from helpers import serve_folder  # noqa: E402
-from student import (  # noqa: E402
-    JUPYTER,
-    execute,
-    make_venv,
-    student_env,
-    torch_constraints,
-)
+TESTS = Path(__file__).resolve().parents[1] / "tests"
 
 
 def student_runs(site: Path) -> list[tuple[str, float, float, int]]:
     """Per edition: (zip, s to set up Jupyter, s from zip to all run, notebooks)."""
+    sys.path.insert(0, str(TESTS))  # the e2e test's student, shared
+    from student import JUPYTER, execute, make_venv, student_env, torch_constraints
+
+    from attention_docs_site.static_server import serve_folder
+
     rows = []
     zips = sorted(site.glob("**/exercises/notebooks.zip"))
     with serve_folder(site) as address, tempfile.TemporaryDirectory() as scratch:

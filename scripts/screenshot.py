@@ -12,11 +12,8 @@ scheme.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import re
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,13 +21,10 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
+from attention_docs_site.static_server import serve_folder
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *_: object) -> None:
-        pass
 
 
 @contextmanager
@@ -42,14 +36,8 @@ def serve(site: Path) -> Iterator[str]:
         mount = Path(root) / path.strip("/")
         mount.parent.mkdir(parents=True, exist_ok=True)
         mount.symlink_to(site.resolve(), target_is_directory=True)
-        handler = functools.partial(_Quiet, directory=root)
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        try:
-            yield f"http://127.0.0.1:{server.server_address[1]}{path}"
-        finally:
-            server.shutdown()
-            server.server_close()
+        with serve_folder(Path(root)) as address:
+            yield address + path
 
 
 def screenshot(site: Path, out: Path, *, lang: str = "en") -> Path:

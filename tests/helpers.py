@@ -4,18 +4,15 @@ Test modules import these (``from helpers import ...``; pytest puts ``tests/``
 on the import path); ``conftest.py`` keeps only fixtures and hooks.
 """
 
-import contextlib
-import functools
-import http.server
 import os
 import re
 import shutil
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from attention_docs_site.static_server import serve_folder  # noqa: F401 (shared)
 
 ROOT = Path(__file__).resolve().parents[1]
 # The path the site is published under (site_url in mkdocs.yml), e.g. /attention_docs/.
@@ -86,35 +83,6 @@ def mkdocs_build(
         text=True,
         timeout=600,
     )
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep the test output readable
-        pass
-
-
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = True  # join request threads, closing their sockets
-
-
-@contextlib.contextmanager
-def serve_folder(root: Path) -> Iterator[str]:
-    """Serve a folder over HTTP on 127.0.0.1; yields ``http://127.0.0.1:PORT``.
-
-    The port is known before anything is in the folder, so a build can be
-    given the address it will be served at.
-    """
-    handler = functools.partial(QuietHandler, directory=str(root))
-    server = Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 def set_site_url(project: Path, url: str) -> None:

@@ -25,20 +25,19 @@ from __future__ import annotations
 import datetime
 import functools
 import html
-import http.server
 import io
 import logging
 import os
 import posixpath
 import re
 import subprocess
-import threading
 import unicodedata
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from .static_server import serve_folder
 
 CHROMIUM = "/usr/bin/chromium"
 PDF_FOLDER = "pdf"
@@ -390,26 +389,6 @@ def _renumbered_node_ids(pdf: bytes) -> bytes:
     return _NODE_ID.sub(lambda match: rename[match[0]], pdf)
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def _serve(folder: Path) -> Iterator[str]:
-    """Serve a folder on 127.0.0.1 while the book is printed; yields its address."""
-    handler = functools.partial(_Quiet, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
-
-
 def _stylesheets(built: str, page: str) -> list[str]:
     """A page's stylesheets, as paths from the site's root."""
     return [
@@ -447,7 +426,8 @@ def write_pdfs(
 
     when = build_date()
     written = []
-    with _serve(site_dir) as address, sync_playwright() as playwright:
+    with serve_folder(site_dir) as server, sync_playwright() as playwright:
+        address = server + "/"
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
             args=["--no-sandbox", "--disable-background-networking"],

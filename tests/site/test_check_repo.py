@@ -22,6 +22,7 @@ FILES = (
     "tests/helpers.py",
     "benchmarks/build.py",
     "benchmarks/serve.py",
+    "benchmarks/student_run.py",
 )
 
 
