@@ -36,6 +36,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from . import links
 from .api_links import link_library_calls
+from .code_names import UnknownLibraryName, check_code_names
 from .exec_cache import ExecCache
 from .fence import EXEC_LOGGER, CachedFence
 from .html_polish import polish_page, translate_tooltips
@@ -247,7 +248,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, **_: object
     ) -> str:
-        """Check the page's front matter; add API links after its code blocks.
+        """Check the front matter and the library names; add API links.
 
         MkDocs has parsed the front matter already; front matter it could not
         read (not closed, not YAML, not a mapping) it leaves at the top of the
@@ -256,6 +257,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
         Raises:
             TranslationError: The front matter is not valid YAML or not closed.
+            PluginError: The prose names a library name that does not exist
+                (:mod:`.code_names`).
         """
         self.page_filter.page = f"docs/{page.file.src_uri}"
         if markdown.startswith("---"):
@@ -263,6 +266,10 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             split_front_matter(
                 source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
             )
+        try:
+            check_code_names(markdown, f"docs/{page.file.src_uri}")
+        except UnknownLibraryName as error:
+            raise PluginError(str(error)) from None
         return link_library_calls(markdown, build_language(config))
 
     def on_page_content(

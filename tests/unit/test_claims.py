@@ -6,6 +6,8 @@ page must be rewritten. The figures the pages print come from the same
 functions, so a sentence and its figure cannot disagree silently.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -18,6 +20,21 @@ from attention_docs.scores import lookup_scores, soft_lookup
 
 DATA = figures.chapter_data()
 N = DATA.x_train.size
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def assert_stated(page: str, **phrases: str) -> None:
+    """Each language's page still says the phrase the test guards.
+
+    Parameters:
+        page: The page, e.g. ``exercises/attention-pooling``.
+        **phrases: The phrase per language (``en``, ``zh``); line breaks and
+            runs of spaces count as one space.
+    """
+    for lang, phrase in phrases.items():
+        path = DOCS / (f"{page}.md" if lang == "en" else f"{page}.{lang}.md")
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        assert " ".join(phrase.split()) in text, (path.name, phrase)
 
 
 def loss_and_gradient(w: float) -> tuple[float, float]:
@@ -324,3 +341,23 @@ def test_the_explorer_opens_at_h_05_x_15_and_has_a_gap_at_x_03():
         DATA.x_train, DATA.y_train, [0.3], kernel="boxcar", bandwidth=0.05
     )
     assert prediction[0] == DATA.y_train[distances.argmin()]
+
+
+def test_the_boundary_point_takes_a_growing_share_of_the_averaged_error():
+    """'about 10% at n = 25, and a fifth to a quarter from n = 50 on (at
+    n = 1600 it is about a third)' (exercise notebook, pooling 1): the test
+    point x = 0, where x^0.8 has an infinite slope, one of 50 points."""
+    assert_stated(
+        "exercises/attention-pooling",
+        en="about 10% at $n = 25$, and a fifth to a quarter from $n = 50$ on "
+        "(at $n = 1600$ it is about a third)",
+        zh="$n = 25$ 时约为 10%，从 $n = 50$ 起为五分之一到四分之一"
+        "（$n = 1600$ 时约为三分之一）",
+    )
+    share = figures.sample_size_errors().boundary_share
+    assert share[0] == pytest.approx(0.10, abs=0.02)
+    assert np.all((share[1:] > 0.19) & (share[1:] < 0.28))
+    larger = figures.sample_size_errors((400, 1600)).boundary_share
+    assert larger[1] == pytest.approx(1 / 3, abs=0.04)
+    data = figures.chapter_data()
+    assert data.x_test[0] == 0 and data.x_test.size == 50

@@ -151,12 +151,16 @@ class SampleSizeErrors:
         cv: The same with each data set's cross-validated bandwidth.
         slopes: Least-squares slopes of log error against log n, for ``fixed``
             and ``cv``.
+        boundary_share: With h_cv, the share of the summed squared error
+            over the seeds that comes from the test point x = 0, the
+            boundary where the target has infinite slope, shape (n_sizes,).
     """
 
     sizes: np.ndarray
     fixed: np.ndarray
     cv: np.ndarray
     slopes: tuple[float, float]
+    boundary_share: np.ndarray
 
 
 @functools.cache
@@ -165,6 +169,7 @@ def sample_size_errors(
 ) -> SampleSizeErrors:
     """How the error of a fixed h and of h_cv change with n (memoised; pure)."""
     errors = np.empty((2, len(sizes), len(seeds)))
+    at_zero = np.empty((len(sizes), len(seeds)))  # h_cv's squared error at x = 0
     for i, n in enumerate(sizes):
         for j, seed in enumerate(seeds):
             data = make_dataset(n, seed=seed)
@@ -177,8 +182,12 @@ def sample_size_errors(
                     bandwidth=h,
                     return_weights=False,
                 )
-                errors[k, i, j] = np.mean((prediction - data.y_truth) ** 2)
+                squared = (prediction - data.y_truth) ** 2  # (n_test,)
+                errors[k, i, j] = np.mean(squared)
+            at_zero[i, j] = squared[0]  # data.x_test[0] == 0
     fixed, cv = errors.mean(axis=2)  # (n_sizes,) each
     log_n = np.log(sizes)
     slopes = tuple(float(np.polyfit(log_n, np.log(e), 1)[0]) for e in (fixed, cv))
-    return SampleSizeErrors(np.array(sizes), fixed, cv, slopes)
+    n_test = make_dataset(sizes[0], seed=seeds[0]).x_test.size
+    share = at_zero.sum(axis=1) / (errors[1].sum(axis=1) * n_test)  # (n_sizes,)
+    return SampleSizeErrors(np.array(sizes), fixed, cv, slopes, share)
