@@ -10,7 +10,7 @@ every such name is resolved against the library ``attention_docs``:
   attribute, or the build fails naming the page, the name and where a thing
   of that name does live;
 - a call written as ``name(...)`` must name something one of the library's
-  modules defines.
+  modules defines, and ``module.name(...)`` must resolve as above.
 
 Other spans (variables such as ``x_train``, file names, commands) are left
 alone.
@@ -29,7 +29,7 @@ LIBRARY = "attention_docs"
 # An inline code span: a run of backticks, its text, the same run.
 _SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
 _DOTTED = re.compile(r"\A[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\Z")
-_CALL = re.compile(r"\A([A-Za-z_]\w*)\(.*\)\Z", re.S)
+_CALL = re.compile(r"\A([A-Za-z_][\w.]*)\(.*\)\Z", re.S)
 
 
 class UnknownLibraryName(ValueError):
@@ -115,8 +115,11 @@ def check_code_names(markdown: str, page: str) -> None:
             if _resolves(text) is False:
                 problems.append((line, text, text.rsplit(".", 1)[1]))
         elif call := _CALL.match(text):
-            if not _where(call[1]):
-                problems.append((line, text, call[1]))
+            name = call[1]
+            if "." in name and _resolves(name) is False:
+                problems.append((line, text, name.rsplit(".", 1)[1]))
+            elif "." not in name and not _where(name):
+                problems.append((line, text, name))
     if problems:
         described = [
             f"{page}:{line}: `{text}` is not in the library"

@@ -29,6 +29,7 @@ def test_every_library_name_a_page_writes_resolves(page):
         "nadaraya_watson.__name__",
         "train(x_train, y_train, epochs=5, lr=0.5)",
         "leave_one_out_mask(n)",
+        "figures.sample_size_errors((400, 800, 1600))",
         # not the library's: left alone
         "index.html",
         "x_train",
@@ -50,6 +51,7 @@ def test_names_that_exist_or_are_not_the_librarys_pass(span):
         ("attention_docs.nowhere", "`attention_docs.nowhere` is not in the library"),
         ("figures.no_such_figure", "`figures.no_such_figure` is not in the library"),
         ("no_such_function(x)", "`no_such_function(x)` is not in the library"),
+        ("figures.no_such(1)", "`figures.no_such(1)` is not in the library"),
     ],
 )
 def test_a_name_that_does_not_resolve_fails_naming_page_line_and_home(span, message):

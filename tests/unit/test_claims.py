@@ -344,20 +344,37 @@ def test_the_explorer_opens_at_h_05_x_15_and_has_a_gap_at_x_03():
 
 
 def test_the_boundary_point_takes_a_growing_share_of_the_averaged_error():
-    """'about 10% at n = 25, and a fifth to a quarter from n = 50 on (at
-    n = 1600 it is about a third)' (exercise notebook, pooling 1): the test
-    point x = 0, where x^0.8 has an infinite slope, one of 50 points."""
+    """'about 10% at n = 25, and between 20% and 27% for n = 50 to 400 ...
+    about 28% at n = 800 and 35% at n = 1600 ... leave it out and the slope
+    is steeper still, about −0.94 ... roughly like n^−0.4' (exercise
+    notebook, pooling 1): the test point x = 0, one of 50."""
     assert_stated(
         "exercises/attention-pooling",
-        en="about 10% at $n = 25$, and a fifth to a quarter from $n = 50$ on "
-        "(at $n = 1600$ it is about a third)",
-        zh="$n = 25$ 时约为 10%，从 $n = 50$ 起为五分之一到四分之一"
-        "（$n = 1600$ 时约为三分之一）",
+        en="about 10% at $n = 25$, and between 20% and 27% for $n = 50$ to 400",
+        zh="$n = 25$ 时约为 10%，$n = 50$ 到 400 时在 20% 到 27% 之间",
     )
-    share = figures.sample_size_errors().boundary_share
-    assert share[0] == pytest.approx(0.10, abs=0.02)
-    assert np.all((share[1:] > 0.19) & (share[1:] < 0.28))
-    larger = figures.sample_size_errors((400, 1600)).boundary_share
-    assert larger[1] == pytest.approx(1 / 3, abs=0.04)
+    assert_stated(
+        "exercises/attention-pooling",
+        en="about 28% at $n = 800$ and 35% at $n = 1600$",
+        zh="$n = 800$ 时约为 28%，$n = 1600$ 时约为 35%",
+    )
+    assert_stated("exercises/attention-pooling", en="about $-0.94$", zh="约为 $-0.94$")
+    assert_stated(
+        "exercises/attention-pooling",
+        en="roughly like $n^{-0.4}$ here",
+        zh="在这里大约是 $n^{-0.4}$",
+    )
     data = figures.chapter_data()
     assert data.x_test[0] == 0 and data.x_test.size == 50
+    errors = figures.sample_size_errors()
+    share = errors.boundary_share
+    assert share[0] == pytest.approx(0.10, abs=0.01)
+    assert np.all((share[1:] > 0.195) & (share[1:] < 0.275))
+    interior = errors.cv * (1 - share)  # the other 49 points, up to a factor
+    slope = np.polyfit(np.log(errors.sizes), np.log(interior), 1)[0]
+    assert slope == pytest.approx(-0.94, abs=0.01)
+    larger = figures.sample_size_errors((400, 800, 1600))
+    assert larger.boundary_share[1:] == pytest.approx([0.28, 0.35], abs=0.01)
+    at_zero = larger.cv * larger.boundary_share  # its error, up to a factor
+    slope = np.polyfit(np.log(larger.sizes), np.log(at_zero), 1)[0]
+    assert slope == pytest.approx(-0.4, abs=0.05)

@@ -173,9 +173,11 @@ EN: dict[str, str] = {
         "bandwidth chosen by cross-validation it keeps falling, at least as "
         "fast as the n^(−4/5) reference line."
     ),
+    "nb_boundary": (
+        "n = {n:4d}: x = 0 accounts for {share:.0%} of the averaged error (h_cv)"
+    ),
     # Printed by a notebook, not drawn: an ASCII minus, like the {:.2f}
     # numbers beside it. Text in figures uses U+2212.
-    "nb_boundary": "n = {n:4d}: x = 0 holds {share:.0%} of the averaged error (h_cv)",
     "nb_slope": (
         "fitted slope of log error against log n: h = {h:g}: {fixed:.2f}; "
         "h_cv: {cv:.2f} (theory for the best h: -0.80)"
