@@ -378,3 +378,116 @@ def test_the_boundary_point_takes_a_growing_share_of_the_averaged_error():
     at_zero = larger.cv * larger.boundary_share  # its error, up to a factor
     slope = np.polyfit(np.log(larger.sizes), np.log(at_zero), 1)[0]
     assert slope == pytest.approx(-0.4, abs=0.05)
+
+
+def test_without_the_mask_the_fit_interpolates_the_noise():
+    """'At h = 10^-4 its mean squared error against the true function is
+    about 0.31, no better than the far too wide h = 1 (0.30) and about ten
+    times that of h_cv (0.03).' (parametric-attention-pooling, Training with
+    leave-one-out keys)"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="At $h = 10^{-4}$ its mean squared error against the true function "
+        "is about 0.31, no better than the far too wide $h = 1$ (0.30) and "
+        "about ten times that of $h_{\\mathrm{cv}}$ (0.03).",
+        zh="$h = 10^{-4}$ 时，它相对真实函数的均方误差约为 0.31，并不比过宽的 "
+        "$h = 1$（0.30）好，约为 $h_{\\mathrm{cv}}$（0.03）的十倍。",
+    )
+    h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
+    errors = []
+    for h in (1e-4, 1.0, h_cv):
+        prediction, _ = nadaraya_watson(
+            DATA.x_train, DATA.y_train, DATA.x_test, bandwidth=h
+        )
+        errors.append(np.mean((prediction - DATA.y_truth) ** 2))
+    tiny, wide, cv = errors
+    assert (round(tiny, 2), round(wide, 2), round(cv, 2)) == (0.31, 0.30, 0.03)
+    assert 8 < tiny / cv < 12
+    # Between training inputs it takes the nearest training output.
+    nearest = np.abs(DATA.x_test[:, None] - DATA.x_train[None, :]).argmin(axis=1)
+    prediction, _ = nadaraya_watson(
+        DATA.x_train, DATA.y_train, DATA.x_test, bandwidth=1e-4
+    )
+    np.testing.assert_allclose(prediction, DATA.y_train[nearest])
+
+
+def epochs_to_h_cv(lr: float) -> int:
+    """Epochs of the chapter's start until h is within 1% of h_cv (300 at most)."""
+    h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
+    result = figures.trained(epochs=300, lr=lr)
+    close = np.abs(1 / np.abs(result.ws) - h_cv) < 0.01 * h_cv
+    assert close.any() and close[np.argmax(close) :].all()  # reached, and stays
+    return int(np.argmax(close))
+
+
+def test_the_five_epoch_recipe_fails_for_lack_of_epochs():
+    """'with the same learning rate h is within 1% of h_cv after 132 epochs'
+    ... 'h is within 1% of h_cv after 224 epochs, later than with the larger
+    rate' (parametric-attention-pooling, and its exercise 1, which prints
+    both counts)"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="within 1% of $h_{\\mathrm{cv}}$ after 132 epochs",
+        zh="训练 132 个迭代周期后 $h$ 与 $h_{\\mathrm{cv}}$ 的差距就不到 1%",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="within 1% of $h_{\\mathrm{cv}}$ after 224 epochs",
+        zh="训练 224 个迭代周期后，$h$ 与 $h_{\\mathrm{cv}}$ 的差距不到 1%",
+    )
+    assert epochs_to_h_cv(0.5) == 132
+    assert epochs_to_h_cv(0.05) == 224
+    assert figures.SHORT_RECIPE == {"epochs": 5, "lr": 0.5}
+
+
+def test_cv_has_a_second_shallow_minimum_just_outside_the_plotted_range():
+    """'Just outside it, at h ≈ 0.0047 (w ≈ 211), lies a second, very shallow
+    one' (parametric-attention-pooling, What the learned bandwidth is)"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="at $h \\approx 0.0047$ ($w \\approx 211$), lies a second, very shallow",
+        zh="$h \\approx 0.0047$（$w \\approx 211$）处还有第二个非常浅的极小值",
+    )
+    hs = np.geomspace(0.001, 0.05, 4000)
+    cv = loo_cv_error(DATA.x_train, DATA.y_train, hs)
+    inner = np.flatnonzero((cv[1:-1] < cv[:-2]) & (cv[1:-1] < cv[2:])) + 1
+    (minimum,) = hs[inner]  # one minimum below h = 0.05
+    assert minimum == pytest.approx(0.0047, abs=0.00005)
+    assert 1 / minimum == pytest.approx(211, abs=1)
+    assert minimum < figures.CV_GRID[0]  # outside the plotted range
+    h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
+    # shallow: far above the global minimum, and barely below its shoulders
+    low = loo_cv_error(DATA.x_train, DATA.y_train, [h_cv])[0]
+    assert cv[inner[0]] > 1.5 * low
+    assert cv[inner[0]] > 0.95 * cv[inner[0] - 400 : inner[0] + 400].max()
+
+
+def test_the_query_independent_part_of_a_score_is_the_key_norm_term():
+    """'every key gets +‖k‖²/2 whatever the query ... the Gaussian score
+    carries −‖k‖²/(2h²) instead' (queries-keys-values, From cues to a
+    framework): score = match + key term + a constant per query."""
+    assert_stated(
+        "queries-keys-values",
+        en="so every key gets $+\\lVert \\mathbf{k} \\rVert^2/2$ whatever the query",
+        zh="每个键都会得到 $+\\lVert \\mathbf{k} \\rVert^2/2$",
+    )
+    assert_stated(
+        "queries-keys-values",
+        en="the Gaussian score carries $-\\lVert \\mathbf{k} \\rVert^2/(2h^2)$",
+        zh="高斯分数中对应的项则是 $-\\lVert \\mathbf{k} \\rVert^2/(2h^2)$",
+    )
+    from attention_docs.scores import dot_product_scores, gaussian_scores, softmax
+
+    rng = np.random.default_rng(0)
+    q, k = rng.normal(size=(4, 3)), rng.normal(size=(6, 3))
+    h = 0.7
+    key_norm = (k**2).sum(axis=1)  # (n_keys,)
+    distance = ((q[:, None, :] - k[None, :, :]) ** 2).sum(axis=2)  # (4, 6)
+    row = (q**2).sum(axis=1)[:, None] / 2  # the same for every key of a query
+    np.testing.assert_allclose(q @ k.T, row + key_norm / 2 - distance / 2)
+    # The Gaussian score's softmax is the match's softmax with the key term.
+    gaussian = softmax(gaussian_scores(q, k, h))
+    np.testing.assert_allclose(
+        gaussian, softmax(q @ k.T / h**2 - key_norm / (2 * h**2)), atol=1e-12
+    )
+    np.testing.assert_allclose(gaussian, softmax(dot_product_scores(q, k, h)))

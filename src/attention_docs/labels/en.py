@@ -125,10 +125,12 @@ EN: dict[str, str] = {
         "error against the truth = {error:.4f}"
     ),
     "nb_reached": (
-        "within 1% of h_cv = {h_cv:.4f} after {epochs} epochs; final h = {h:.4f}"
+        "lr = {lr:g}: within 1% of h_cv = {h_cv:.4f} after {epochs} epochs; "
+        "final h = {h:.4f}"
     ),
     "nb_not_reached": (
-        "not within 1% of h_cv = {h_cv:.4f} after {epochs} epochs; final h = {h:.4f}"
+        "lr = {lr:g}: not within 1% of h_cv = {h_cv:.4f} after {epochs} "
+        "epochs; final h = {h:.4f}"
     ),
     "nb_in_sample": (
         "h = {h:5.2f}  in-sample error = {in_sample:.4f}  "

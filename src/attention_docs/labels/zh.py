@@ -105,11 +105,12 @@ ZH: dict[str, str] = {
         "相对真实函数的误差 = {error:.4f}"
     ),
     "nb_reached": (
-        "训练 {epochs} 个迭代周期后，与 h_cv = {h_cv:.4f} 相差不到 1%；最终 h = {h:.4f}"
+        "学习率 {lr:g}：训练 {epochs} 个迭代周期后，与 h_cv = {h_cv:.4f} "
+        "相差不到 1%；最终 h = {h:.4f}"
     ),
     "nb_not_reached": (
-        "训练 {epochs} 个迭代周期后，与 h_cv = {h_cv:.4f} 仍相差 1% 以上；"
-        "最终 h = {h:.4f}"
+        "学习率 {lr:g}：训练 {epochs} 个迭代周期后，与 h_cv = {h_cv:.4f} "
+        "仍相差 1% 以上；最终 h = {h:.4f}"
     ),
     "nb_in_sample": (
         "h = {h:5.2f}  样本内误差 = {in_sample:.4f}  留一法误差 = {loo:.4f}"
