@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import yaml
+
 from attention_docs_site.static_server import serve_folder  # noqa: F401 (shared)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,6 +22,29 @@ SITE_URL = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), r
 SITE_PATH = urlsplit(SITE_URL).path
 SITE_SOURCES = ("mkdocs.yml", "pyproject.toml", "LICENSE", "docs", "overrides", "src")
 CHROMIUM = "/usr/bin/chromium"
+
+
+class _NavLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml, whose !!python tags need no evaluation here."""
+
+
+_NavLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def _nav_section(title: str) -> list[str]:
+    """The pages of one section of mkdocs.yml's nav, as paths without ``.md``."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text("utf-8"), Loader=_NavLoader)
+    for entry in config["nav"]:
+        if isinstance(entry, dict) and title in entry:
+            return [page.removesuffix(".md") for page in entry[title]]
+    raise LookupError(f"mkdocs.yml's nav has no section {title!r}")
+
+
+# The site's pages, from its nav, so that a new page cannot miss a test.
+CHAPTERS = _nav_section("Chapters")  # e.g. "attention-pooling"
+NOTEBOOK_PAGES = _nav_section("Exercises")  # e.g. "exercises/attention-pooling"
+NOTEBOOKS = [page.removeprefix("exercises/") for page in NOTEBOOK_PAGES]
+REFERENCE_PAGES = _nav_section("Reference")
 # The real site's build date (sitemap.xml), fixed so that a second clean build
 # can be compared with it byte for byte.
 SOURCE_DATE_EPOCH = "1763769600"

@@ -94,6 +94,9 @@ class Kernel:
             kernel, which no scaling makes a density. The bandwidth h is the
             Gaussian's standard deviation but the half-width of the boxcar's
             and Epanechnikov's support, so equal h is not equal width.
+        area: The integral of K over the real line: 1 for the kernels written
+            as densities, 2 for the boxcar (whose 1/2 is dropped), infinite
+            for the constant kernel.
     """
 
     name: str
@@ -101,14 +104,24 @@ class Kernel:
     log_function: Callable[[np.ndarray], np.ndarray]
     compact: bool
     std: float
+    area: float
 
 
 KERNELS: dict[str, Kernel] = {
-    "gaussian": Kernel("gaussian", gaussian, log_gaussian, False, std=1.0),
-    "boxcar": Kernel("boxcar", boxcar, _log_of(boxcar), True, std=1 / np.sqrt(3)),
-    "constant": Kernel("constant", constant, _log_of(constant), False, std=np.inf),
+    "gaussian": Kernel("gaussian", gaussian, log_gaussian, False, std=1.0, area=1.0),
+    "boxcar": Kernel(
+        "boxcar", boxcar, _log_of(boxcar), True, std=1 / np.sqrt(3), area=2.0
+    ),
+    "constant": Kernel(
+        "constant", constant, _log_of(constant), False, std=np.inf, area=np.inf
+    ),
     "epanechnikov": Kernel(
-        "epanechnikov", epanechnikov, _log_of(epanechnikov), True, std=1 / np.sqrt(5)
+        "epanechnikov",
+        epanechnikov,
+        _log_of(epanechnikov),
+        True,
+        std=1 / np.sqrt(5),
+        area=1.0,
     ),
 }
 

@@ -72,6 +72,63 @@ def heatmaps(
     return fig
 
 
+def surfaces(
+    grids: np.ndarray,
+    *,
+    extent: tuple[float, float],
+    titles: Sequence[str],
+    xlabel: str,
+    ylabel: str,
+    lang: str = "en",
+    cmap: str = "viridis",
+    panel_size: float = 2.2,
+) -> Figure:
+    """Draw functions of two inputs as images side by side, with one colour bar.
+
+    Parameters:
+        grids: Values on a square grid, shape (n_panels, n, n); row i of a
+            grid is the i-th value of the second input, from the bottom.
+        extent: The lowest and highest value of both inputs.
+        titles: One title per panel.
+        xlabel: Label of the first input, under every panel.
+        ylabel: Label of the second input, left of the first panel.
+        lang: Language of the labels, which decides the fonts.
+        cmap: A matplotlib colour map name.
+        panel_size: Width and height of one panel, in inches.
+
+    Returns:
+        The figure.
+    """
+    grids = _finite("grids", grids, 3)
+    if grids.shape[1] != grids.shape[2] or 0 in grids.shape:
+        raise ValueError(f"grids must have shape (n_panels, n, n), got {grids.shape}")
+    if len(titles) != grids.shape[0]:
+        raise ValueError(
+            f"need one title per panel ({grids.shape[0]}), got {len(titles)}"
+        )
+    low, high = extent
+    with figure_style(lang):
+        fig = Figure(
+            figsize=(panel_size * grids.shape[0] + 0.8, panel_size),
+            layout="constrained",
+        )
+        axes = fig.subplots(1, grids.shape[0], sharey=True, squeeze=False)[0]
+        for ax, grid, title in zip(axes, grids, titles, strict=True):
+            image = ax.imshow(
+                grid,
+                origin="lower",
+                extent=(low, high, low, high),
+                cmap=cmap,
+                vmin=grids.min(),
+                vmax=grids.max(),
+                interpolation="none",
+            )
+            ax.set(title=title, xlabel=xlabel)
+        axes[0].set_ylabel(ylabel)
+        fig.colorbar(image, ax=axes, shrink=0.8)
+    return fig
+
+
 def _check_heatmaps(matrices: object, titles: Sequence[str] | None) -> np.ndarray:
     """The matrices as a finite, non-empty 4-D array, with one title per column."""
     matrices = np.asarray(matrices, dtype=float)
@@ -207,6 +264,7 @@ def curves(
     marks: Sequence[tuple[float, str]] = (),
     paths: Sequence[tuple[str, np.ndarray, np.ndarray]] = (),
     styles: Sequence[str] = (),
+    colours: Sequence[str] = (),
     log_x: bool = False,
     log_y: bool = False,
     xticks: Sequence[float] = (),
@@ -246,7 +304,8 @@ def curves(
             if y.shape != x.shape:
                 raise ValueError(f"series {label!r} has shape {y.shape}, x {x.shape}")
             style = styles[index] if index < len(styles) else "-"
-            ax.plot(x, y, style, label=label)
+            colour = {"color": colours[index]} if index < len(colours) else {}
+            ax.plot(x, y, style, label=label, **colour)
         for index, (label, path_x, path_y) in enumerate(paths):
             colour = DATA_COLOURS[(index + 1) % len(DATA_COLOURS)]
             _draw_path(ax, label, path_x, path_y, colour)

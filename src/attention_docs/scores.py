@@ -176,3 +176,37 @@ def soft_lookup(
             f"got shape {values.shape}"
         )
     return weights @ values, weights
+
+
+def pooling_gradient(
+    query: object, keys: object, *, score: str = "dot_product", bandwidth: float = 1.0
+) -> np.ndarray:
+    """The Jacobian, with respect to the query, of pooling that uses the keys as values.
+
+    With values v_i = k_i, attention pooling returns f(q) = Σ_i α_i(q) k_i.
+    For dot-product scores q·k_i, ∂f/∂q is the covariance of the keys under
+    the weights α(q): Σ_i α_i k_i k_iᵀ - f fᵀ. For Gaussian scores
+    -‖q - k_i‖²/(2h²) it is that covariance divided by h².
+
+    Parameters:
+        query: One query, shape (d,).
+        keys: The keys, which are also the values, shape (n_keys, d).
+        score: ``"dot_product"`` or ``"gaussian"``.
+        bandwidth: h > 0, used by the Gaussian score.
+
+    Returns:
+        The Jacobian ∂f/∂q, shape (d, d); row j is the gradient of f_j.
+    """
+    queries, keys = _check_points(np.atleast_2d(query), keys)
+    if queries.shape[0] != 1:
+        raise ValueError(f"query must be one vector, got shape {np.shape(query)}")
+    if score == "dot_product":
+        weights, scale = softmax(queries @ keys.T)[0], 1.0  # (n_keys,)
+    elif score == "gaussian":
+        weights = softmax(gaussian_scores(queries, keys, bandwidth))[0]
+        scale = 1.0 / bandwidth**2
+    else:
+        raise ValueError(f"score must be 'dot_product' or 'gaussian', got {score!r}")
+    mean = weights @ keys  # (d,)
+    centred = keys - mean  # (n_keys, d)
+    return scale * (centred.T * weights) @ centred  # (d, d)

@@ -15,17 +15,18 @@ from urllib.parse import urlsplit
 import nbformat
 import pytest
 from browser import AXE, SERIOUS, launch, prefix, search_results, visit
-from helpers import ROOT, SITE_PATH, SITE_URL
+from helpers import (
+    CHAPTERS,
+    NOTEBOOK_PAGES,
+    NOTEBOOKS,
+    REFERENCE_PAGES,
+    ROOT,
+    SITE_PATH,
+    SITE_URL,
+)
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
-CHAPTERS = [
-    "attention-cues",
-    "queries-keys-values",
-    "attention-pooling",
-    "parametric-attention-pooling",
-]
-NOTEBOOKS = [f"exercises/{c}" for c in CHAPTERS]
-PAGES = ["", *CHAPTERS, *NOTEBOOKS, "glossary", "references", "api"]
+PAGES = ["", *CHAPTERS, *NOTEBOOK_PAGES, *REFERENCE_PAGES]
 LANGS = ["en", "zh"]
 # The site is served under its published path (SITE_PATH, e.g. /attention_docs/),
 # so links that ignore that path break here as they would on GitHub Pages.
@@ -277,7 +278,7 @@ def check_every_code_block_has_a_working_copy_button(page):
 
 
 @both_languages
-@pytest.mark.parametrize("path", NOTEBOOKS)
+@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
 def test_notebook_downloads_as_a_valid_ipynb(
     page, site_url, built_site, path, lang, tmp_path
 ):
@@ -307,7 +308,7 @@ def test_all_notebooks_download_as_one_zip_per_language(
 ):
     """Every exercise page links its language's zip: the same four notebooks."""
     zips = set()
-    for path in NOTEBOOKS:
+    for path in NOTEBOOK_PAGES:
         visit(page, site_url, path, lang)
         link = page.locator("a.ad-download-all")
         zips.add(page.evaluate("a => a.href", link.element_handle()))
@@ -322,7 +323,7 @@ def test_all_notebooks_download_as_one_zip_per_language(
         top = f"attention_docs-exercises-{lang}"
         (wheel,) = (built_site / "dist").glob("*.whl")  # the setup cells install it
         assert names == sorted(
-            [f"{top}/{wheel.name}", *(f"{top}/{c}.ipynb" for c in CHAPTERS)]
+            [f"{top}/{wheel.name}", *(f"{top}/{c}.ipynb" for c in NOTEBOOKS)]
         )
         assert archive.read(f"{top}/{wheel.name}") == wheel.read_bytes()
         names.remove(f"{top}/{wheel.name}")
@@ -459,7 +460,7 @@ def contrast(a, b):
 FIGURE_PAGES = [
     "",
     *CHAPTERS,
-    *(n for n in NOTEBOOKS if "HTML(figures." in source_of(n, "en").read_text()),
+    *(n for n in NOTEBOOK_PAGES if "HTML(figures." in source_of(n, "en").read_text()),
 ]
 
 

@@ -9,23 +9,15 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import ROOT, SITE_URL
+from helpers import CHAPTERS, NOTEBOOK_PAGES, REFERENCE_PAGES, ROOT, SITE_URL
 
+# Every page in the nav, source file -> folder of its built page.
 PAGES = {
     "index.md": "",
-    "attention-cues.md": "attention-cues/",
-    "queries-keys-values.md": "queries-keys-values/",
-    "attention-pooling.md": "attention-pooling/",
-    "parametric-attention-pooling.md": "parametric-attention-pooling/",
-    "exercises/attention-cues.md": "exercises/attention-cues/",
-    "exercises/queries-keys-values.md": "exercises/queries-keys-values/",
-    "exercises/attention-pooling.md": "exercises/attention-pooling/",
-    "exercises/parametric-attention-pooling.md": (
-        "exercises/parametric-attention-pooling/"
-    ),
-    "glossary.md": "glossary/",
-    "references.md": "references/",
-    "api.md": "api/",
+    **{
+        f"{page}.md": f"{page}/"
+        for page in (*CHAPTERS, *NOTEBOOK_PAGES, *REFERENCE_PAGES)
+    },
 }
 EDITIONS = {"en": ("", ".md"), "zh": ("zh/", ".zh.md")}
 
@@ -153,15 +145,7 @@ def test_api_reference_lists_the_library(built_site, lang):
 
 
 @pytest.mark.parametrize("lang", EDITIONS)
-@pytest.mark.parametrize(
-    "chapter",
-    [
-        "attention-cues",
-        "queries-keys-values",
-        "attention-pooling",
-        "parametric-attention-pooling",
-    ],
-)
+@pytest.mark.parametrize("chapter", CHAPTERS)
 def test_chapters_link_each_library_call_to_its_reference(built_site, chapter, lang):
     source = (ROOT / "docs" / source_name(f"{chapter}.md", lang)).read_text("utf-8")
     calls = set(re.findall(r"\bfigures\.(\w+)\(", source))

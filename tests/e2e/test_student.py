@@ -15,7 +15,14 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-from helpers import SITE_PATH, copy_site, mkdocs_build, serve_folder, set_site_url
+from helpers import (
+    NOTEBOOKS,
+    SITE_PATH,
+    copy_site,
+    mkdocs_build,
+    serve_folder,
+    set_site_url,
+)
 from student import (
     JUPYTER,
     execute,
@@ -27,12 +34,7 @@ from student import (
     torch_constraints,
 )
 
-CHAPTERS = (
-    "attention-cues",
-    "queries-keys-values",
-    "attention-pooling",
-    "parametric-attention-pooling",
-)
+CHAPTERS = NOTEBOOKS  # the chapters that have an exercise notebook
 
 
 def download(url: str, destination: Path) -> Path:

@@ -6,17 +6,26 @@ page must be rewritten. The figures the pages print come from the same
 functions, so a sentence and its figure cannot disagree silently.
 """
 
+import math
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
-from attention_docs import KERNELS, figures, nadaraya_watson
+from attention_docs import KERNELS, figures, make_dataset, nadaraya_watson
 from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
 from attention_docs.figures import explorables
 from attention_docs.model import NadarayaWatsonRegressor, leave_one_out_pairs, train
-from attention_docs.scores import lookup_scores, soft_lookup
+from attention_docs.scores import (
+    dot_product_scores,
+    gaussian_scores,
+    lookup_scores,
+    soft_lookup,
+    softmax,
+)
+from attention_docs.smoothers import class_probabilities, kernel_density, local_linear
 
 DATA = figures.chapter_data()
 N = DATA.x_train.size
@@ -57,9 +66,49 @@ def local_minima(values: np.ndarray) -> int:
 HS = np.geomspace(0.01, 10, 2000)
 
 
+def test_the_data_set_is_50_sorted_inputs_from_0_to_5_and_a_grid_of_50():
+    """'We draw n = 50 training inputs x_i uniformly from [0, 5), sort them,
+    and generate outputs from a known function plus noise' and 'Predictions
+    are made at the test inputs 0, 0.1, 0.2, …, 4.9' (attention-pooling, A
+    data set to regress; test_data checks make_dataset itself)"""
+    page = "attention-pooling"
+    assert_stated(
+        page,
+        en="draw $n = 50$ training inputs $x_i$ uniformly from $[0, 5)$, sort them",
+        zh="从 $[0, 5)$ 中均匀地抽取 $n = 50$ 个训练输入 $x_i$，将其排序",
+    )
+    assert_stated(
+        page,
+        en="Predictions are made at the test inputs $0, 0.1, 0.2, \\ldots, 4.9$",
+        zh="在测试输入 $0, 0.1, 0.2, \\ldots, 4.9$ 上做预测",
+    )
+    assert_stated(
+        page,
+        en="The training inputs, sorted, and their outputs: 50 numbers each.",
+        zh="排好序的训练输入及其输出，各 50 个数。",
+    )
+    assert_stated(
+        page,
+        en="The 50 test inputs $0, 0.1, \\ldots, 4.9$",
+        zh="50 个测试输入 $0, 0.1, \\ldots, 4.9$",
+    )
+    assert N == DATA.y_train.size == 50
+    assert np.all(np.diff(DATA.x_train) >= 0)
+    assert DATA.x_train.min() >= 0 and DATA.x_train.max() < 5
+    np.testing.assert_allclose(DATA.x_test, np.arange(50) / 10, atol=1e-12)
+    np.testing.assert_allclose(
+        DATA.y_truth, 2 * np.sin(DATA.x_test) + DATA.x_test**0.8, rtol=1e-12
+    )
+
+
 def test_the_naive_formula_breaks_about_39_units_from_every_key():
     """'With h = 1 that happens once the query is about 39 units from the
     nearest key.' (attention-pooling, Computing the weights safely)"""
+    assert_stated(
+        "attention-pooling",
+        en="about 39 units from the nearest key",
+        zh="离最近的键约 39 个单位",
+    )
     keys = np.array([0.0, 0.5, 1.0])
 
     def naive(query):
@@ -72,9 +121,23 @@ def test_the_naive_formula_breaks_about_39_units_from_every_key():
 
 
 def test_the_squared_distance_overflows_once_the_distance_is_about_1e154():
-    """'Only when the distance reaches about 10^154 and its square overflows
-    does the library return that limit directly.' (attention-pooling, and
-    the forward pass in parametric-attention-pooling)"""
+    """'Only once the distance reaches about 10^154, so that its square
+    overflows, does the library return that limit directly.'
+    (attention-pooling, Computing the weights safely) and 'a query so far from
+    every key, about 10^154 once scaled by w, that even its squared distance
+    overflows' (parametric-attention-pooling, the forward pass)"""
+    assert_stated(
+        "attention-pooling",
+        en="Only once the distance reaches about $10^{154}$, so that its square "
+        "overflows",
+        zh="只有当查询远到约 $10^{154}$、连距离的平方都溢出时",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="about $10^{154}$ once scaled by $w$, that even its squared distance "
+        "overflows",
+        zh="远到约 $10^{154}$、以致连距离的平方都溢出时",
+    )
     with np.errstate(over="ignore"):
         assert np.isfinite(np.float64(1e154) ** 2)
         assert np.isinf(np.float64(2e154) ** 2)
@@ -94,8 +157,20 @@ def test_the_squared_distance_overflows_once_the_distance_is_about_1e154():
 
 
 def test_the_h1_gaussian_fit_is_biased_to_about_1_6_at_x_0():
-    """'at x = 0 the truth is 0, but ... the prediction is pulled up to
-    about 1.6' (attention-pooling, The Gaussian kernel)"""
+    """'At x = 0 the truth is 0, but every training input lies to the right
+    of that query, ... and the prediction is pulled up to about 1.6'
+    (attention-pooling, The Gaussian kernel)"""
+    assert_stated(
+        "attention-pooling",
+        en="At $x = 0$ the truth is 0, but every training input lies to the "
+        "right of that query",
+        zh="在 $x = 0$ 处真实值为 0，但所有训练输入都在这个查询的右侧",
+    )
+    assert_stated(
+        "attention-pooling",
+        en="prediction is pulled up to about 1.6",
+        zh="于是预测被抬高到约 1.6",
+    )
     prediction, _ = nadaraya_watson(
         DATA.x_train, DATA.y_train, DATA.x_test, bandwidth=1.0
     )
@@ -107,7 +182,23 @@ def test_the_h1_gaussian_fit_is_biased_to_about_1_6_at_x_0():
 def test_at_equal_spread_the_width_matters_more_than_the_kernel():
     """'Within a column the three fits are close. Along a row the error against
     the truth is U-shaped: about three times smaller at σ = 0.25 than at either
-    end' (attention-pooling)"""
+    end, where the fit follows the noise (σ = 0.1) or flattens the peak
+    (σ = 0.6)' (attention-pooling, Other kernels and other bandwidths)"""
+    assert_stated(
+        "attention-pooling",
+        en="Within a column the three fits are close",
+        zh="同一列中三条拟合曲线很接近",
+    )
+    assert_stated(
+        "attention-pooling",
+        en="about three times smaller at $\\sigma = 0.25$ than at either end",
+        zh="$\\sigma = 0.25$ 时的误差约为两端的三分之一",
+    )
+    assert_stated(
+        "attention-pooling",
+        en="follows the noise ($\\sigma = 0.1$) or flattens the peak ($\\sigma = 0.6$)",
+        zh="拟合要么追随噪声（$\\sigma = 0.1$），要么把峰值压平（$\\sigma = 0.6$）",
+    )
     assert figures.COMPARED_STDS == (0.1, 0.25, 0.6)
     predictions = figures.kernel_comparison_predictions()  # (kernel, std, test)
     errors = ((predictions - DATA.y_truth) ** 2).mean(axis=2)  # (kernel, std)
@@ -118,8 +209,27 @@ def test_at_equal_spread_the_width_matters_more_than_the_kernel():
 
 
 def test_at_equal_h_the_gaussian_alone_flattens_the_peak():
-    """'At h = 1 the Gaussian fit flattens the peak while the boxcar and
-    Epanechnikov fits still follow it' (attention-pooling, kernel widths)"""
+    """'the half-width of the boxcar and Epanechnikov kernels, whose standard
+    deviations are only h/√3 and h/√5. At the same h the Gaussian therefore
+    averages over the widest window: at h = 1 its fit flattens the peak while
+    the boxcar and Epanechnikov fits still follow it' (attention-pooling,
+    Other kernels and other bandwidths)"""
+    assert_stated(
+        "attention-pooling",
+        en="standard deviations are only $h/\\sqrt{3}$ and $h/\\sqrt{5}$",
+        zh="这两个核的标准差只有 $h/\\sqrt{3}$ 和 $h/\\sqrt{5}$",
+    )
+    assert_stated(
+        "attention-pooling",
+        en="at $h = 1$ its fit flattens the peak while the boxcar and "
+        "Epanechnikov fits still follow it",
+        zh="$h = 1$ 时，高斯核的拟合把峰值压平了，而矩形核和 Epanechnikov "
+        "核的拟合仍能跟上峰值",
+    )
+    # test_kernels checks that each std is the standard deviation of its density
+    assert KERNELS["gaussian"].std == 1
+    assert KERNELS["boxcar"].std == pytest.approx(1 / np.sqrt(3))
+    assert KERNELS["epanechnikov"].std == pytest.approx(1 / np.sqrt(5))
     spans = {}
     for kernel in ("gaussian", "boxcar", "epanechnikov"):
         prediction, _ = nadaraya_watson(
@@ -131,8 +241,19 @@ def test_at_equal_h_the_gaussian_alone_flattens_the_peak():
 
 
 def test_the_optimum_loss_is_n_times_cv_at_h_cv_and_the_short_run_stops_above():
-    """'the lowest loss any w can reach is n · CV(h_cv), about 15.8 on this
-    data, and this run stops near 22.0' (attention-pooling, training)"""
+    """'The lowest loss any w can reach is n · CV(h_cv), about 15.8 on this
+    data ..., and this run stops near 22.0' (parametric-attention-pooling,
+    Training with leave-one-out keys)"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="about 15.8 on this data",
+        zh="在这组数据上约为 15.8",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="this run stops near 22.0",
+        zh="这次训练停在 22.0 附近",
+    )
     h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
     optimum = N * loo_cv_error(DATA.x_train, DATA.y_train, [h_cv])[0]
     assert loss_and_gradient(1 / h_cv)[0] == pytest.approx(optimum, rel=1e-10)
@@ -145,7 +266,18 @@ def test_the_optimum_loss_is_n_times_cv_at_h_cv_and_the_short_run_stops_above():
 
 def test_the_five_epoch_run_is_one_jump_then_four_small_steps():
     """'Its first step takes w from about 0.97 to about 23.3 ... the next four
-    steps lower w by only about 0.14 each' (attention-pooling)"""
+    steps lower w by only about 0.14 each' (parametric-attention-pooling,
+    What the learned bandwidth is)"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="takes $w$ from about 0.97 to about 23.3",
+        zh="把 $w$ 从约 0.97 推到约 23.3",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="the next four steps lower $w$ by only about 0.14 each",
+        zh="之后 4 步每步只让 $w$ 减小约 0.14",
+    )
     ws = figures.trained(**figures.SHORT_RECIPE).ws
     assert ws[0] == pytest.approx(0.97, abs=0.005)
     assert ws[1] == pytest.approx(23.3, abs=0.05)
@@ -155,8 +287,21 @@ def test_the_five_epoch_run_is_one_jump_then_four_small_steps():
 
 
 def test_the_loss_is_even_in_w_stationary_at_0_and_flat_far_out():
-    """'L is even in w, so w = 0 is a stationary point and −1/h_cv a mirror
-    minimum; as w grows the gradient fades away' (attention-pooling)"""
+    """'L is even in w, so w = 0 is a stationary point and w = −1/h_cv a
+    mirror-image minimum. As w grows, ... the gradient fades away'
+    (parametric-attention-pooling, What the learned bandwidth is)"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="$L$ is even in $w$, so $w = 0$ is a stationary point and "
+        "$w = -1/h_{\\mathrm{cv}}$ a mirror-image minimum",
+        zh="$L$ 是 $w$ 的偶函数，所以 $w = 0$ 是驻点（stationary point），"
+        "$w = -1/h_{\\mathrm{cv}}$ 是镜像对称的最小值点",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="the gradient fades away",
+        zh="梯度也随之趋于零",
+    )
     h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
     for w in (0.3, 1 / h_cv, 40.0):
         assert loss_and_gradient(-w)[0] == pytest.approx(loss_and_gradient(w)[0])
@@ -166,8 +311,19 @@ def test_the_loss_is_even_in_w_stationary_at_0_and_flat_far_out():
 
 
 def test_the_gaussian_cv_curve_has_one_minimum_and_the_epanechnikov_many():
-    """'For the Gaussian kernel on this data CV(h) has a single minimum ...
-    the Epanechnikov CV curve has many' (attention-pooling)"""
+    """'on this data the Epanechnikov kernel's curve has many. For the
+    Gaussian kernel on this data, CV(h) has a single minimum over the plotted
+    range.' (parametric-attention-pooling, What the learned bandwidth is)"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="on this data the Epanechnikov kernel's curve has many",
+        zh="在这组数据上，Epanechnikov 核的曲线就有很多个",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="$\\mathrm{CV}(h)$ has a single minimum over the plotted range",
+        zh="$\\mathrm{CV}(h)$ 在图中的范围内只有一个极小值",
+    )
     gaussian = loo_cv_error(DATA.x_train, DATA.y_train, HS, kernel="gaussian")
     epanechnikov = loo_cv_error(DATA.x_train, DATA.y_train, HS, kernel="epanechnikov")
     assert local_minima(gaussian) == 1
@@ -175,8 +331,23 @@ def test_the_gaussian_cv_curve_has_one_minimum_and_the_epanechnikov_many():
 
 
 def test_the_long_run_reaches_the_cross_validated_bandwidth():
-    """'the stationary point that gradient descent reaches from a positive
-    start is the global minimiser w = 1/h_cv' (attention-pooling)"""
+    """'From a small positive w, gradient descent reaches the global
+    minimiser w = 1/h_cv if it runs long enough' and the figure marks 'the
+    bandwidth learned after five epochs and after three hundred, with the
+    same learning rate' (parametric-attention-pooling, What the learned
+    bandwidth is)"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="gradient descent reaches the global minimiser "
+        "$w = 1/h_{\\mathrm{cv}}$ if it runs long enough",
+        zh="只要训练得足够久，梯度下降就会到达全局最小值点 $w = 1/h_{\\mathrm{cv}}$",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="after five epochs and after three hundred, with the same learning rate",
+        zh="在相同学习率下训练 5 个和 300 个迭代周期后学到的带宽",
+    )
+    assert figures.LONG_RECIPE == {"epochs": 300, "lr": figures.SHORT_RECIPE["lr"]}
     h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
     long = figures.trained(**figures.LONG_RECIPE)
     assert long.model.bandwidth == pytest.approx(h_cv, rel=1e-6)
@@ -185,9 +356,27 @@ def test_the_long_run_reaches_the_cross_validated_bandwidth():
 
 
 def test_at_cv_the_epanechnikov_and_gaussian_fits_are_close():
-    """'as a standard deviation σ the two selected widths are close. So are
-    the two leave-one-out errors. The error against the truth ... is slightly
-    lower for the Epanechnikov fit' (exercise notebook, pooling 2)"""
+    """'The Epanechnikov kernel's h_cv comes out much larger than the Gaussian
+    one, but mostly because h measures a different width for it ...: as a
+    standard deviation σ the two selected widths are close. So are the two
+    leave-one-out errors. The error against the truth ... is slightly lower
+    for the Epanechnikov fit on this data.' (exercise notebook, pooling 2)"""
+    assert_stated(
+        "exercises/attention-pooling",
+        en="$h_{\\mathrm{cv}}$ comes out much larger than the Gaussian one",
+        zh="Epanechnikov 核的 $h_{\\mathrm{cv}}$ 比高斯核的大得多",
+    )
+    assert_stated(
+        "exercises/attention-pooling",
+        en="as a standard deviation $\\sigma$ the two selected widths are close. "
+        "So are the two leave-one-out errors.",
+        zh="换算成标准差 $\\sigma$，两个核选出的宽度很接近，两者的留一法误差也很接近",
+    )
+    assert_stated(
+        "exercises/attention-pooling",
+        en="is slightly lower for the Epanechnikov fit on this data",
+        zh="Epanechnikov 核的拟合相对真实函数的误差略小一些",
+    )
     found = {}
     for kernel in ("gaussian", "epanechnikov"):
         h = cv_bandwidth(DATA.x_train, DATA.y_train, kernel=kernel)
@@ -198,6 +387,7 @@ def test_at_cv_the_epanechnikov_and_gaussian_fits_are_close():
         error = np.mean((prediction - DATA.y_truth) ** 2)
         found[kernel] = (h * KERNELS[kernel].std, cv, error)
     (sd_g, cv_g, error_g), (sd_e, cv_e, error_e) = found.values()
+    assert sd_e / KERNELS["epanechnikov"].std > 2 * sd_g  # h itself: much larger
     assert found["epanechnikov"][0] > 0 and sd_e / sd_g == pytest.approx(1, abs=0.2)
     assert cv_e / cv_g == pytest.approx(1, abs=0.01)
     assert error_e < error_g
@@ -205,7 +395,12 @@ def test_at_cv_the_epanechnikov_and_gaussian_fits_are_close():
 
 def test_without_the_mask_w_keeps_growing_slowly():
     """'After its first large step, w never stops growing, but it grows
-    slowly' (exercise notebook, pooling 4)"""
+    slowly' (exercise notebook, parametric pooling 2)"""
+    assert_stated(
+        "exercises/parametric-attention-pooling",
+        en="After its first large step, $w$ never stops growing, but it grows slowly",
+        zh="第一大步之后，$w$ 一直在增大，但增长得很慢",
+    )
     unmasked = train(
         DATA.x_train, DATA.y_train, epochs=300, lr=0.5, leave_one_out=False
     )
@@ -217,9 +412,41 @@ def test_without_the_mask_w_keeps_growing_slowly():
 
 def test_the_fast_recipe_jumps_far_below_h_cv_and_the_slow_one_slides_down():
     """'With learning rate 0.5 the first step throws h from about 1.03 to about
-    0.043 ... With learning rate 0.05 the first step lands at about 0.31, every
-    step lowers CV(h), and after 300 epochs h is within 1% of h_cv'
-    (parametric-attention-pooling, Watching gradient descent move)"""
+    0.043, far below h_cv. ... With learning rate 0.05 the first step lands at
+    about 0.31, every later step lowers CV(h)' (parametric-attention-pooling,
+    Watching gradient descent move, whose slow run has 'learning rate 0.05 and
+    300 epochs'); 'With learning rate 0.05 the first step no longer jumps past
+    the minimiser, and w climbs steadily towards 1/h_cv' (exercise notebook,
+    parametric pooling 1)"""
+    page = "parametric-attention-pooling"
+    assert_stated(
+        page,
+        en="throws $h$ from about 1.03 to about 0.043, far below $h_{\\mathrm{cv}}$",
+        zh="第一步就把 $h$ 从约 1.03 甩到约 0.043，远低于 $h_{\\mathrm{cv}}$",
+    )
+    assert_stated(
+        page,
+        en="a step of 0.14 in $w$ near $w = 23$ moves $h$ by only about 0.0003",
+        zh="在 $w = 23$ 附近 $w$ 变化 0.14，$h$ 只变化约 0.0003",
+    )
+    assert_stated(
+        page,
+        en="the first step lands at about 0.31, every later step lowers "
+        "$\\mathrm{CV}(h)$",
+        zh="第一步落在约 0.31，此后每一步都让 $\\mathrm{CV}(h)$ 下降",
+    )
+    assert_stated(
+        page,
+        en="a slow one with learning rate 0.05 and 300 epochs",
+        zh="另一次是学习率 0.05、训练 300 个迭代周期的慢速方案",
+    )
+    assert_stated(
+        "exercises/parametric-attention-pooling",
+        en="With learning rate 0.05 the first step no longer jumps past the "
+        "minimiser, and $w$ climbs steadily towards $1/h_{\\mathrm{cv}}$",
+        zh="学习率为 0.05 时，第一步不再越过最小值点，$w$ 会稳步上升，逼近 "
+        "$1/h_{\\mathrm{cv}}$",
+    )
     h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
     fast = 1 / figures.trained(**figures.SHORT_RECIPE).ws
     assert fast[0] == pytest.approx(1.03, abs=0.005)
@@ -230,12 +457,21 @@ def test_the_fast_recipe_jumps_far_below_h_cv_and_the_slow_one_slides_down():
     assert figures.SLOW_RECIPE == {"epochs": 300, "lr": 0.05}
     assert 1 / slow.ws[1] == pytest.approx(0.31, abs=0.005)
     assert np.all(np.diff(slow.losses) < 0)
+    assert np.all(np.diff(slow.ws) > 0) and np.all(slow.ws < 1 / h_cv)
     assert slow.model.bandwidth == pytest.approx(h_cv, rel=0.01)
 
 
 def test_every_iterate_lies_on_the_cv_curve():
-    """'The training loss is n·CV(h) at h = 1/|w|, so every iterate lies on the
-    curve' (parametric-attention-pooling)"""
+    """'Because the training loss is n · CV(1/|w|), every iterate of gradient
+    descent is a point on the CV(h) curve.' (parametric-attention-pooling,
+    Watching gradient descent move)"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="Because the training loss is $n \\cdot \\mathrm{CV}(1/|w|)$, every "
+        "iterate of gradient descent is a point on the $\\mathrm{CV}(h)$ curve",
+        zh="由于训练损失等于 $n \\cdot \\mathrm{CV}(1/|w|)$，梯度下降的每一个迭代点"
+        "都落在 $\\mathrm{CV}(h)$ 曲线上",
+    )
     for recipe in (figures.SHORT_RECIPE, figures.SLOW_RECIPE):
         result = figures.trained(**recipe)
         on_curve = loo_cv_error(DATA.x_train, DATA.y_train, 1 / np.abs(result.ws))
@@ -250,21 +486,58 @@ def check_sample_size_trend(errors, *, plateau, drop, slope):
 
 
 def test_a_fixed_h_levels_off_while_h_cv_falls_about_as_n_to_minus_four_fifths():
-    """'With h = 1 the error falls by less than 10% from 25 to 400 examples ...
-    with h_cv it falls more than tenfold ... The fitted slope of the
-    cross-validated error is about −0.9, steeper than −4/5' (exercise
-    notebook, pooling 1); checked on the figure's eight seeds, and the trend
-    again on eight others."""
-    check_sample_size_trend(
-        figures.sample_size_errors(), plateau=0.9, drop=10, slope=(-1.0, -0.8)
+    """'The figure averages the error over eight data sets for each of the
+    sizes n = 25, 50, 100, 200, 400 ... With h = 1 ... the error levels off:
+    from 25 to 400 examples it falls by less than 10%. With h_cv ... the error
+    falls more than tenfold.' and 'With h_cv the fitted slope is about −0.9,
+    steeper than −4/5' (exercise notebook, pooling 1); checked on the figure's
+    eight seeds, and the trend again on eight others."""
+    page = "exercises/attention-pooling"
+    assert_stated(
+        page,
+        en="eight data sets for each of the sizes $n = 25, 50, 100, 200, 400$",
+        zh="对 $n = 25$、50、100、200、400 这五种规模，各取 8 个数据集的平均误差",
     )
+    assert_stated(
+        page,
+        en="from 25 to 400 examples it falls by less than 10%",
+        zh="样本数从 25 增加到 400，误差下降不到 10%",
+    )
+    assert_stated(
+        page,
+        en="the error falls more than tenfold",
+        zh="误差下降到原来的十分之一以下",
+    )
+    assert_stated(
+        page,
+        en="the fitted slope is about $-0.9$, steeper than $-4/5$",
+        zh="拟合出的斜率约为 $-0.9$，比 $-4/5$ 更陡",
+    )
+    errors = figures.sample_size_errors()
+    assert errors.sizes.tolist() == [25, 50, 100, 200, 400]
+    assert len(figures.SAMPLE_SEEDS) == 8
+    assert figures.FIXED_BANDWIDTH == 1
+    check_sample_size_trend(errors, plateau=0.9, drop=10, slope=(-1.0, -0.8))
     others = figures.sample_size_errors((25, 50, 100, 200), tuple(range(8, 16)))
     check_sample_size_trend(others, plateau=0.9, drop=4, slope=(-1.2, -0.6))
 
 
 def test_gaussian_and_dot_product_weights_agree_to_rounding():
-    """'the two heatmaps are the same matrix: they differ by at most 1e-15'
-    (parametric-attention-pooling, From Gaussian kernels to dot products)"""
+    """'The two heatmaps below are computed the two ways, from this chapter's
+    data at h = 0.5 ...' 'They are the same matrix up to rounding.'
+    (parametric-attention-pooling, From Gaussian kernels to dot products); they
+    differ by less than 1e-15."""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="from this chapter's data at $h = 0.5$",
+        zh="由本章的数据在 $h = 0.5$ 时用两种算法算出",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="They are the same matrix up to rounding.",
+        zh="在舍入误差范围内，两者是同一个矩阵。",
+    )
+    assert figures.DOT_PRODUCT_BANDWIDTH == 0.5
     gaussian, dot = figures.gaussian_and_dot_product_weights()
     assert np.abs(gaussian - dot).max() < 1e-15
     _, weights = nadaraya_watson(
@@ -274,10 +547,21 @@ def test_gaussian_and_dot_product_weights_agree_to_rounding():
 
 
 def test_a_far_key_can_win_under_the_dot_product_but_not_under_the_distance():
-    """queries-keys-values: "With the dot product, a key far from the origin
-    can win even when another key lies closer to the query; the negative
-    squared distance always favours the nearest key." Checked at every query
-    position the soft-lookup figure's sliders offer."""
+    """queries-keys-values: "the dot product gives keys far from the origin a
+    bonus. ... the negative squared distance always gives the nearest key the
+    largest weight." Checked at every query position the soft-lookup figure's
+    sliders offer."""
+    assert_stated(
+        "queries-keys-values",
+        en="the dot product gives keys far from the origin a bonus",
+        zh="点积会额外偏向离原点远的键",
+    )
+    assert_stated(
+        "queries-keys-values",
+        en="the negative squared distance always gives the nearest key the "
+        "largest weight",
+        zh="用负的平方距离评分，权重最大的总是最近的键",
+    )
     grid = explorables.slider_positions(*explorables.LOOKUP_QUERIES)
     queries = np.array([(a, b) for a in grid for b in grid])
     keys = np.array(explorables.LOOKUP_KEYS)
@@ -298,6 +582,11 @@ def test_a_far_key_can_win_under_the_dot_product_but_not_under_the_distance():
 def test_at_q_1_minus_half_key_e_is_nearest_but_a_wins_the_dot_product():
     """queries-keys-values: "At q = (1, -0.5), key E is the nearest but key A
     wins"."""
+    assert_stated(
+        "queries-keys-values",
+        en="At $\\mathbf{q} = (1, -0.5)$, key E is the nearest but key A wins",
+        zh="在 $\\mathbf{q} = (1, -0.5)$ 处，离查询最近的是键 E，胜出的却是键 A",
+    )
     names, keys = explorables.LOOKUP_NAMES, np.array(explorables.LOOKUP_KEYS)
     query = np.array([1.0, -0.5])
     assert names[int(np.linalg.norm(keys - query, axis=1).argmin())] == "E"
@@ -305,10 +594,29 @@ def test_at_q_1_minus_half_key_e_is_nearest_but_a_wins_the_dot_product():
 
 
 def test_the_soft_lookups_average_is_5_and_scaling_by_root_2_is_a_temperature():
-    """queries-keys-values: "every key gets 1/5, and the output is 5, the mean
-    of the values" and "The scaled dot product divides the scores by √d = √2
-    here ..., the same as multiplying T by √2"."""
+    """queries-keys-values: "Five keys lie in the plane", "every key gets 1/5,
+    and the output is 5, the mean of the values" and "The scaled dot product
+    divides the scores by √d = √2 here ..., the same as multiplying T by
+    √2"."""
+    page = "queries-keys-values"
+    assert_stated(page, en="Five keys lie in the plane", zh="平面上有五个键")
+    assert_stated(
+        page,
+        en="every key gets $1/5$, and the output is 5, the mean of the values",
+        zh="每个键都得到 $1/5$，输出为 5，即所有值的平均",
+    )
+    assert_stated(
+        page,
+        en="divides the scores by $\\sqrt{d} = \\sqrt{2}$",
+        zh="缩放点积把分数除以 $\\sqrt{d} = \\sqrt{2}$",
+    )
+    assert_stated(
+        page,
+        en="the same as multiplying $T$ by $\\sqrt{2}$",
+        zh="相当于把 $T$ 乘以 $\\sqrt{2}$",
+    )
     keys, values = explorables.LOOKUP_KEYS, explorables.LOOKUP_VALUES
+    assert np.shape(keys) == (5, 2)  # five keys, points in the plane: d = 2
     output, weights = soft_lookup(
         [(0.3, -1.2)], keys, values, score="dot_product", temperature=np.inf
     )
@@ -327,7 +635,25 @@ def test_the_explorer_opens_at_h_05_x_15_and_has_a_gap_at_x_03():
     """attention-pooling: "with the boxcar kernel and h = 0.05, put the query
     at x = 0.3. No key lies within h, so the estimate is 0/0, and the figure
     shows the library's fallback, the nearest key's value" and "the setting
-    it opens with (Gaussian kernel, h = 0.5, x = 1.5)"."""
+    it opens with (Gaussian kernel, h = 0.5, x = 1.5)"; the figure uses "the
+    same 50 training pairs"."""
+    page = "attention-pooling"
+    assert_stated(
+        page,
+        en="with the boxcar kernel and $h = 0.05$, put the query at $x = 0.3$",
+        zh="选矩形核、$h = 0.05$，把查询放在 $x = 0.3$",
+    )
+    assert_stated(
+        page,
+        en="(Gaussian kernel, $h = 0.5$, $x = 1.5$)",
+        zh="（高斯核、$h = 0.5$、$x = 1.5$）",
+    )
+    assert_stated(
+        page,
+        en="from the same 50 training pairs",
+        zh="用的仍是这 50 个训练样本对",
+    )
+    assert N == 50
     assert explorables.NW_DEFAULT == {
         "kernel": "gaussian",
         "bandwidth": 0.5,
@@ -364,8 +690,19 @@ def test_the_boundary_point_takes_a_growing_share_of_the_averaged_error():
         en="roughly like $n^{-0.4}$ here",
         zh="在这里大约是 $n^{-0.4}$",
     )
+    assert_stated(
+        "exercises/attention-pooling",
+        en="the fixed test grid $0, 0.1, \\ldots, 4.9$, which includes $x = 0$",
+        zh="固定的测试网格 $0, 0.1, \\ldots, 4.9$ 上平均的，其中包括 $x = 0$",
+    )
+    assert_stated(
+        "exercises/attention-pooling",
+        en="`figures.sample_size_errors((400, 800, 1600))`",
+        zh="`figures.sample_size_errors((400, 800, 1600))`",
+    )
     data = figures.chapter_data()
     assert data.x_test[0] == 0 and data.x_test.size == 50
+    np.testing.assert_allclose(data.x_test, np.arange(50) / 10, atol=1e-12)
     errors = figures.sample_size_errors()
     share = errors.boundary_share
     assert share[0] == pytest.approx(0.10, abs=0.01)
@@ -424,7 +761,38 @@ def test_the_five_epoch_recipe_fails_for_lack_of_epochs():
     """'with the same learning rate h is within 1% of h_cv after 132 epochs'
     ... 'h is within 1% of h_cv after 224 epochs, later than with the larger
     rate' (parametric-attention-pooling, and its exercise 1, which prints
-    both counts)"""
+    both counts: 'Both get there, and the larger learning rate sooner'); the
+    recipe itself: 'The learning rate is 0.5 and the run lasts five epochs.'"""
+    assert_stated(
+        "parametric-attention-pooling",
+        en="The learning rate is $0.5$ and the run lasts five epochs.",
+        zh="学习率为 $0.5$，训练 5 个迭代周期（epoch）。",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="the five-epoch recipe with learning rate 0.5",
+        zh="一次是学习率 0.5、训练 5 个迭代周期的方案",
+    )
+    assert_stated(
+        "exercises/parametric-attention-pooling",
+        en="Both get there, and the larger learning rate sooner.",
+        zh="两种学习率都能到达，而且学习率大的更早到达。",
+    )
+    assert_stated(
+        "exercises/parametric-attention-pooling",
+        en="the learned bandwidth is within 1% of $h_{\\mathrm{cv}}$",
+        zh="才能与 $h_{\\mathrm{cv}}$ 相差不到 1%",
+    )
+    assert_stated(
+        "exercises/parametric-attention-pooling",
+        en="five-epoch recipe failed for lack of epochs",
+        zh="5 个迭代周期的方案失败，是因为迭代周期不够",
+    )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="`train(x_train, y_train, epochs=5, lr=0.5)`",
+        zh="`train(x_train, y_train, epochs=5, lr=0.5)`",
+    )
     assert_stated(
         "parametric-attention-pooling",
         en="within 1% of $h_{\\mathrm{cv}}$ after 132 epochs",
@@ -476,8 +844,6 @@ def test_the_query_independent_part_of_a_score_is_the_key_norm_term():
         en="the Gaussian score carries $-\\lVert \\mathbf{k} \\rVert^2/(2h^2)$",
         zh="高斯分数中对应的项则是 $-\\lVert \\mathbf{k} \\rVert^2/(2h^2)$",
     )
-    from attention_docs.scores import dot_product_scores, gaussian_scores, softmax
-
     rng = np.random.default_rng(0)
     q, k = rng.normal(size=(4, 3)), rng.normal(size=(6, 3))
     h = 0.7
@@ -491,3 +857,209 @@ def test_the_query_independent_part_of_a_score_is_the_key_norm_term():
         gaussian, softmax(q @ k.T / h**2 - key_norm / (2 * h**2)), atol=1e-12
     )
     np.testing.assert_allclose(gaussian, softmax(dot_product_scores(q, k, h)))
+
+
+def test_the_dot_product_table_stays_within_rounding_in_every_dimension():
+    """'The table, computed during this build, draws 20 random queries and 20
+    random keys in each dimension d and compares the two ways at h = 1; the
+    scores grow with d, yet the largest difference between the weights stays
+    near the rounding error of double precision (the test suite requires it to
+    stay below 10^-13).' (parametric-attention-pooling, From Gaussian kernels
+    to dot products)"""
+    page = "parametric-attention-pooling"
+    assert_stated(
+        page,
+        en="draws 20 random queries and 20 random keys in each dimension $d$ and "
+        "compares the two ways at $h = 1$",
+        zh="在每个维数 $d$ 下随机抽取 20 个查询和 20 个键，在 $h = 1$ 时比较两种算法",
+    )
+    assert_stated(
+        page,
+        en="the test suite requires it to stay below $10^{-13}$",
+        zh="测试套件要求它低于 $10^{-13}$",
+    )
+    table = figures.dot_product_check("en")
+    rows = re.findall(r"<tr><td>(\d+)</td><td>([\d.]+)</td><td>([^<]+)</td>", table)
+    rng = np.random.default_rng(0)  # the table's draws, redone: 20 each, h = 1
+    for d, largest, difference in rows:
+        queries, keys = rng.normal(size=(2, 20, int(d)))
+        gaussian = gaussian_scores(queries, keys, 1.0)
+        weights = softmax(gaussian), softmax(dot_product_scores(queries, keys, 1.0))
+        assert f"{np.abs(gaussian).max():.1f}" == largest
+        assert f"{np.abs(weights[0] - weights[1]).max():.1e}" == difference
+        assert float(difference) < 1e-13
+    assert [int(d) for d, _, _ in rows] == list(figures.DOT_PRODUCT_DIMENSIONS)
+    largest = [float(score) for _, score, _ in rows]
+    assert largest == sorted(largest)  # the scores grow with d
+
+
+def test_one_edit_more_at_tau_0_2_gets_about_0_7_percent_of_the_weight():
+    """'with τ = 0.2, a key one edit further away than the best gets
+    e^-5 ≈ 0.7% of the best key's weight' (exercise notebook, queries, keys
+    and values 3): scores −d/τ for edit distances 0 and 1."""
+    assert_stated(
+        "exercises/queries-keys-values",
+        en="with $\\tau = 0.2$, a key one edit further away than the best gets "
+        "$e^{-5} \\approx 0.7\\%$ of the best key's weight",
+        zh="取 $\\tau = 0.2$ 时，比最佳键多一次编辑的键，权重只有最佳键的 "
+        "$e^{-5} \\approx 0.7\\%$",
+    )
+    best, next_best = softmax(-np.array([[0.0, 1.0]]) / 0.2)[0]  # distances 0, 1
+    assert next_best / best == pytest.approx(np.exp(-5), rel=1e-12)
+    assert round(100 * next_best / best, 1) == 0.7
+
+
+def test_two_equal_keys_with_equal_values_act_as_one_key_raised_by_log_2():
+    """'If the two values are equal too, the gradients are equal, and the pair
+    behaves like one key whose score is raised by log 2.' (exercise notebook,
+    queries, keys and values 4)"""
+    assert_stated(
+        "exercises/queries-keys-values",
+        en="the pair behaves like one key whose score is raised by $\\log 2$",
+        zh="这一对键的表现就像一个分数增加了 $\\log 2$ 的键",
+    )
+    query = torch.tensor([1.0, 0.5], dtype=torch.float64)
+    keys = torch.tensor(
+        [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], dtype=torch.float64, requires_grad=True
+    )
+    values = torch.tensor([2.0, 2.0, -1.0], dtype=torch.float64)
+    output = torch.softmax(keys @ query, dim=0) @ values
+    output.backward()
+    torch.testing.assert_close(keys.grad[0], keys.grad[1])
+    scores = (keys @ query).detach()
+    pair_as_one = torch.stack([scores[0] + math.log(2), scores[2]])
+    torch.testing.assert_close(output, torch.softmax(pair_as_one, dim=0) @ values[1:])
+
+
+FURTHER = "kernel-regression-further"
+
+
+def test_the_wide_density_estimate_is_under_half_the_truth_at_the_edge():
+    """'at x = 0 it is about 0.09, under half of the true 1/5'"""
+    at_zero = kernel_density(DATA.x_train, [0.0], bandwidth=1.0)[0]
+    assert round(at_zero, 2) == 0.09 and at_zero < 0.1
+    assert_stated(
+        FURTHER,
+        en="at $x = 0$ it is about 0.09, under half of the true $1/5$",
+        zh="在 $x = 0$ 处约为 0.09，不到真实值 $1/5$ 的一半",
+    )
+
+
+def test_cv_picks_h_032_for_the_classes_and_the_class_2_peak_is_flattened():
+    """'Cross-validation picks h ≈ 0.32' and 'to about 0.68 where the truth
+    reaches 0.83'"""
+    data, h = figures.classification_fit()
+    assert round(h, 2) == 0.32
+    estimate = class_probabilities(data.x_train, data.labels, data.x_test, bandwidth=h)
+    assert round(estimate[:, 1].max(), 2) == 0.68
+    assert round(data.p_truth[:, 1].max(), 2) == 0.83
+    assert_stated(FURTHER, en="picks $h \\approx 0.32$", zh="选出 $h \\approx 0.32$")
+    assert_stated(
+        FURTHER,
+        en="to about 0.68 where the truth reaches 0.83",
+        zh="只有约 0.68，而真实概率最高达到 0.83",
+    )
+
+
+def test_a_width_per_coordinate_more_than_halves_the_error():
+    """'Sharing, cross-validation settles on h = 0.20 ... h1 = 0.16 and
+    h2 = 0.61, and the mean squared error ... drops from 0.091 to 0.042'"""
+    result = figures.width_selection()
+    assert round(result.shared, 2) == 0.20
+    assert [round(h, 2) for h in result.per_coordinate] == [0.16, 0.61]
+    assert [round(e, 3) for e in result.errors] == [0.091, 0.042]
+    assert result.errors[1] < result.errors[0] / 2
+    assert_stated(FURTHER, en="settles on $h = 0.20$", zh="选定 $h = 0.20$")
+    assert_stated(
+        FURTHER,
+        en="picks $h_1 = 0.16$ and $h_2 = 0.61$",
+        zh="选出 $h_1 = 0.16$ 和 $h_2 = 0.61$",
+    )
+    assert_stated(
+        FURTHER,
+        en="drops from 0.091 to 0.042, to less than half",
+        zh="从 0.091 降到 0.042，不到原来的一半",
+    )
+
+
+def test_the_fitted_rates_are_a_little_steeper_than_the_limits_in_order():
+    """'The fitted slopes are each a little steeper than their limits ...
+    they come in the same order' and 'the best h shrinks to 50 to 56% of its
+    value, while n h^d ... still grows, by a factor of 6 to 16'"""
+    result = figures.rate_by_dimension()
+    limits = np.array([-4 / (4 + d) for d in result.dimensions])
+    steeper = limits - result.slopes
+    assert np.all((steeper > 0) & (steeper < 0.12)), result.slopes
+    assert np.all(np.diff(result.slopes) > 0)  # flatter with every coordinate
+    shrink = result.best[:, -1] / result.best[:, 0]
+    assert round(shrink.min() * 100) == 50 and round(shrink.max() * 100) == 56
+    d = np.array(result.dimensions)
+    keys = result.sizes[:, None] * result.best.T**d  # (n_sizes, n_dims)
+    growth = keys[-1] / keys[0]
+    assert round(growth.min()) == 6 and round(growth.max()) == 16
+    assert round(2 ** (5 / 4), 1) == 2.4 and round(2 ** (7 / 4), 1) == 3.4
+    assert_stated(
+        FURTHER,
+        en="each a little steeper than their limits",
+        zh="都比各自的极限略陡一些",
+    )
+    assert_stated(
+        FURTHER, en="shrinks to 50 to 56% of its value", zh="缩小到原来的 50% 到 56%"
+    )
+    assert_stated(FURTHER, en="by a factor of 6 to 16", zh="增大到原来的 6 到 16 倍")
+    assert_stated(FURTHER, en="$2^{5/4} \\approx 2.4$", zh="$2^{5/4} \\approx 2.4$")
+    assert_stated(FURTHER, en="$2^{7/4} \\approx 3.4$", zh="$2^{7/4} \\approx 3.4$")
+
+
+def test_local_linear_removes_most_of_the_bias_at_zero_and_spreads_more():
+    """'from about +1.23 to +0.17' and '0.30 against 0.17 at x = 4.9' and
+    'its mean squared error is less than half that of Nadaraya-Watson'"""
+    result = figures.boundary_comparison()
+    assert result.points == (0.0, 4.9)
+    assert [round(b, 2) for b in result.bias[:, 0]] == [1.23, 0.17]
+    assert [round(s, 2) for s in result.spread[::-1, 1]] == [0.30, 0.17]
+    assert result.spread[1, 0] > result.spread[0, 0]  # at x = 0 too
+    assert result.mse[1] < result.mse[0] / 2
+    assert_stated(
+        FURTHER, en="from about $+1.23$ to $+0.17$", zh="从约 $+1.23$ 降到 $+0.17$"
+    )
+    assert_stated(
+        FURTHER,
+        en="0.30 against 0.17 at $x = 4.9$",
+        zh="在 $x = 4.9$ 处标准差为 0.30，而 Nadaraya-Watson 为 0.17",
+    )
+    assert_stated(
+        FURTHER,
+        en="its mean squared error is less than half",
+        zh="它的均方误差不到同一带宽下 Nadaraya-Watson 的一半",
+    )
+
+
+def test_local_linear_bias_at_zero_comes_in_equal_parts_from_both_terms():
+    """'What remains comes in about equal parts from the bend of 2 sin x and
+    from x^0.8': local linear regression is linear in the values, so its
+    noise-free bias at x = 0 splits into one part per term of the truth."""
+    h, parts = figures.BOUNDARY_BANDWIDTH, np.zeros(2)
+    for seed in figures.BOUNDARY_SEEDS:
+        x = make_dataset(N, seed=seed).x_train
+        for k, term in enumerate((2 * np.sin(x), x**0.8)):
+            parts[k] += local_linear(x, term, [0.0], bandwidth=h)[0]
+    parts /= len(figures.BOUNDARY_SEEDS)
+    total = figures.boundary_comparison().bias[1, 0]
+    assert abs(parts.sum() - total) < 0.05  # the noise averages out
+    assert np.all(parts > 0) and 0.35 < parts[0] / parts.sum() < 0.65, parts
+    assert_stated(
+        FURTHER,
+        en="in about equal parts from the bend of $2\\sin x$ and from $x^{0.8}$",
+        zh="大约一半来自 $2\\sin x$ 的弯曲，一半来自 $x^{0.8}$",
+    )
+
+
+def test_the_covariance_and_autograd_agree_to_rounding():
+    """'The two agree to rounding error.'"""
+    table = figures.gradient_check("en")
+    differences = [float(cell) for cell in re.findall(r"<td>(\d\.\de-\d+)</td>", table)]
+    assert len(differences) == 4 and max(differences) < 1e-14
+    assert_stated(
+        FURTHER, en="The two agree to rounding error.", zh="两者在舍入误差范围内一致。"
+    )

@@ -1,4 +1,5 @@
 import base64
+import inspect
 import io
 import re
 
@@ -45,26 +46,42 @@ def test_identity_heatmap_unknown_language():
         figures.identity_heatmap("fr")
 
 
+# Every figure the library publishes that needs no argument but its language:
+# each function in figures.__all__ that returns a Drawing, so a new figure
+# cannot miss these checks (task_cue and weights_heatmap take data first).
 ALL_FIGURES = [
-    "saliency_cue",
-    "volitional_cue",
-    "qkv_diagram",
-    "identity_heatmap",
-    "softmax_heatmap",
-    "average_pooling_fit",
-    "nadaraya_watson_fit",
-    "nadaraya_watson_weights",
-    "kernel_shapes",
-    "kernel_comparison",
-    "parametric_loss_curve",
-    "parametric_fit",
-    "parametric_weights",
-    "cv_bandwidth_curve",
-    "gradient_descent_path",
-    "gaussian_as_dot_product",
-    "error_against_sample_size",
+    name
+    for name, function in ((name, getattr(figures, name)) for name in figures.__all__)
+    if callable(function)
+    and inspect.signature(function).return_annotation == "Drawing"
+    and all(
+        p.default is not p.empty
+        for p in inspect.signature(function).parameters.values()
+    )
+]
+TABLES = [
+    "dot_product_check",
+    "bandwidth_summary",
+    "rate_table",
+    "boundary_table",
+    "gradient_check",
 ]
 CJK = re.compile(r">[^<]*[\u4e00-\u9fff][^<]*</text>")
+
+
+def test_all_figures_include_every_chapter():
+    assert {"saliency_cue", "kernel_shapes", "parametric_fit", "two_input_fit"} <= set(
+        ALL_FIGURES
+    )
+    assert "nadaraya_watson_explorer" not in ALL_FIGURES  # an Explorable
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_every_table_in_both_languages(name):
+    en, zh = getattr(figures, name)("en"), getattr(figures, name)("zh")
+    assert en.startswith("<table>") and zh.startswith("<table>")
+    assert not re.search(r"[\u4e00-\u9fff]", en)
+    assert re.search(r"<th>[^<]*[\u4e00-\u9fff]", zh), "Chinese headers"
 
 
 @pytest.mark.parametrize("name", ALL_FIGURES)

@@ -19,6 +19,13 @@ def test_every_language_has_every_key():
 # Symbols and formula names that read the same in both languages.
 SAME_IN_BOTH = {
     "x",
+    "x1",
+    "x2",
+    "shared_width_title",
+    "dimension",
+    "rate_d",
+    "rate_table_nh",
+    "nw_method",
     "y",
     "u",
     "kernel_value",
