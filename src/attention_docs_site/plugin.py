@@ -92,7 +92,7 @@ _BOOK_WORDS = {
 }
 _DOWNLOAD_ALL = {
     "en": "All exercise notebooks (.zip)",
-    "zh": "全部练习用 Jupyter 笔记本（.zip）",
+    "zh": "全部练习的 Jupyter 笔记本（.zip）",
 }
 
 

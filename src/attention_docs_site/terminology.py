@@ -32,8 +32,9 @@ def read_glossary(path: Path) -> list[Term]:
 
     Parameters:
         path: ``docs/glossary.zh.md``, whose table has the columns 中文,
-            English, 释义 and 不采用的译法 (ruled-out renderings, separated
-            by 「、」).
+            English, 释义 and 其他常见译法 (for students, renderings found
+            elsewhere; for this check, the ones the site rules out, separated
+            by 「、」). Columns are taken by position, not by their headers.
 
     Returns:
         One term per row, in order.

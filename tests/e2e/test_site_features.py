@@ -173,7 +173,7 @@ def test_material_comforts_are_configured_and_in_the_html(built_site):
         config["features"]
     )
     tabs = re.findall(r'class="md-tabs__link">\s*(\S+)\s*</a>', html)
-    assert tabs[1:] == ["章节", "练习", "参考"]  # tabs, in Chinese
+    assert tabs[1:] == ["章节", "练习", "参考资料"]  # tabs, in Chinese
     assert "md-footer__link--prev" in html and "md-footer__link--next" in html
     assert 'class="md-top md-icon"' in html
     palettes = re.findall(

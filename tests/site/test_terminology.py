@@ -38,7 +38,7 @@ def test_check_edition_names_the_page_and_the_label(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "glossary.zh.md").write_text(
-        "| 中文 | English | 释义 | 不采用的译法 |\n|---|---|---|---|\n"
+        "| 中文 | English | 释义 | 其他常见译法 |\n|---|---|---|---|\n"
         "| 迭代周期 | epoch | 训练一遍。 | 周期 |\n"
         "| 注意力汇聚 | attention pooling | 加权平均。 | 注意力 |\n",
         encoding="utf-8",

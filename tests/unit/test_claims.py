@@ -16,6 +16,7 @@ import torch
 
 from attention_docs import KERNELS, figures, make_dataset, nadaraya_watson
 from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
+from attention_docs.data import true_class_probabilities
 from attention_docs.figures import explorables
 from attention_docs.model import NadarayaWatsonRegressor, leave_one_out_pairs, train
 from attention_docs.scores import (
@@ -340,7 +341,7 @@ def test_the_long_run_reaches_the_cross_validated_bandwidth():
         "parametric-attention-pooling",
         en="gradient descent reaches the global minimiser "
         "$w = 1/h_{\\mathrm{cv}}$ if it runs long enough",
-        zh="只要训练得足够久，梯度下降就会到达全局最小值点 $w = 1/h_{\\mathrm{cv}}$",
+        zh="并且训练得足够久，梯度下降就会到达全局最小值点 $w = 1/h_{\\mathrm{cv}}$",
     )
     assert_stated(
         "parametric-attention-pooling",
@@ -399,7 +400,7 @@ def test_without_the_mask_w_keeps_growing_slowly():
     assert_stated(
         "exercises/parametric-attention-pooling",
         en="After its first large step, $w$ never stops growing, but it grows slowly",
-        zh="第一大步之后，$w$ 一直在增大，但增长得很慢",
+        zh="迈出第一大步之后，$w$ 一直在增大，但增长得很慢",
     )
     unmasked = train(
         DATA.x_train, DATA.y_train, epochs=300, lr=0.5, leave_one_out=False
@@ -831,18 +832,19 @@ def test_cv_has_a_second_shallow_minimum_just_outside_the_plotted_range():
 
 
 def test_the_query_independent_part_of_a_score_is_the_key_norm_term():
-    """'every key gets +‖k‖²/2 whatever the query ... the Gaussian score
-    carries −‖k‖²/(2h²) instead' (queries-keys-values, From cues to a
-    framework): score = match + key term + a constant per query."""
+    """'Expanding the square, −‖q − k‖²/(2h²) = qᵀk/h² − ‖k‖²/(2h²) −
+    ‖q‖²/(2h²), and the last term ... does not change the weights'
+    (queries-keys-values, From cues to a framework): measured against the dot
+    product, the Gaussian score carries the key term −‖k‖²/(2h²)."""
     assert_stated(
         "queries-keys-values",
-        en="so every key gets $+\\lVert \\mathbf{k} \\rVert^2/2$ whatever the query",
-        zh="每个键都会得到 $+\\lVert \\mathbf{k} \\rVert^2/2$",
+        en="the last term, the same for every key of a query, does not change",
+        zh="最后一项对同一查询的所有键都相同，不改变权重",
     )
     assert_stated(
         "queries-keys-values",
-        en="the Gaussian score carries $-\\lVert \\mathbf{k} \\rVert^2/(2h^2)$",
-        zh="高斯分数中对应的项则是 $-\\lVert \\mathbf{k} \\rVert^2/(2h^2)$",
+        en="away from keys of large norm, with $-\\lVert \\mathbf{k} \\rVert^2/(2h^2)$",
+        zh="一视同仁地把每个查询从范数大的键推开",
     )
     rng = np.random.default_rng(0)
     q, k = rng.normal(size=(4, 3)), rng.normal(size=(6, 3))
@@ -935,13 +937,13 @@ FURTHER = "kernel-regression-further"
 
 
 def test_the_wide_density_estimate_is_under_half_the_truth_at_the_edge():
-    """'at x = 0 it is about 0.09, under half of the true 1/5'"""
+    """'at x = 0 it is about half the true 1/5 (0.09 here)'"""
     at_zero = kernel_density(DATA.x_train, [0.0], bandwidth=1.0)[0]
     assert round(at_zero, 2) == 0.09 and at_zero < 0.1
     assert_stated(
         FURTHER,
-        en="at $x = 0$ it is about 0.09, under half of the true $1/5$",
-        zh="在 $x = 0$ 处约为 0.09，不到真实值 $1/5$ 的一半",
+        en="at $x = 0$ it is about half the true $1/5$ (0.09 here)",
+        zh="在 $x = 0$ 处约为真实值 $1/5$ 的一半（这里是 0.09）",
     )
 
 
@@ -956,7 +958,7 @@ def test_cv_picks_h_032_for_the_classes_and_the_class_2_peak_is_flattened():
     assert_stated(FURTHER, en="picks $h \\approx 0.32$", zh="选出 $h \\approx 0.32$")
     assert_stated(
         FURTHER,
-        en="to about 0.68 where the truth reaches 0.83",
+        en="about 0.68 where the truth reaches 0.83",
         zh="只有约 0.68，而真实概率最高达到 0.83",
     )
 
@@ -983,13 +985,14 @@ def test_a_width_per_coordinate_more_than_halves_the_error():
 
 
 def test_the_fitted_rates_are_a_little_steeper_than_the_limits_in_order():
-    """'The fitted slopes are each a little steeper than their limits ...
-    they come in the same order' and 'the best h shrinks to 50 to 56% of its
+    """'The fitted slopes are steeper than their limits ... Still, the slopes
+    come in the same order' and 'the best h shrinks to 50 to 56% of its
     value, while n h^d ... still grows, by a factor of 6 to 16'"""
     result = figures.rate_by_dimension()
     limits = np.array([-4 / (4 + d) for d in result.dimensions])
     steeper = limits - result.slopes
     assert np.all((steeper > 0) & (steeper < 0.12)), result.slopes
+    assert_stated(FURTHER, en="come in the same order as the limits")
     assert np.all(np.diff(result.slopes) > 0)  # flatter with every coordinate
     shrink = result.best[:, -1] / result.best[:, 0]
     assert round(shrink.min() * 100) == 50 and round(shrink.max() * 100) == 56
@@ -998,11 +1001,6 @@ def test_the_fitted_rates_are_a_little_steeper_than_the_limits_in_order():
     growth = keys[-1] / keys[0]
     assert round(growth.min()) == 6 and round(growth.max()) == 16
     assert round(2 ** (5 / 4), 1) == 2.4 and round(2 ** (7 / 4), 1) == 3.4
-    assert_stated(
-        FURTHER,
-        en="each a little steeper than their limits",
-        zh="都比各自的极限略陡一些",
-    )
     assert_stated(
         FURTHER, en="shrinks to 50 to 56% of its value", zh="缩小到原来的 50% 到 56%"
     )
@@ -1030,8 +1028,8 @@ def test_local_linear_removes_most_of_the_bias_at_zero_and_spreads_more():
     )
     assert_stated(
         FURTHER,
-        en="its mean squared error is less than half",
-        zh="它的均方误差不到同一带宽下 Nadaraya-Watson 的一半",
+        en="mean squared error is less than half that of",
+        zh="局部线性回归的均方误差不到同一带宽下 Nadaraya-Watson 的一半",
     )
 
 
@@ -1063,3 +1061,63 @@ def test_the_covariance_and_autograd_agree_to_rounding():
     assert_stated(
         FURTHER, en="The two agree to rounding error.", zh="两者在舍入误差范围内一致。"
     )
+
+
+def test_a_learning_rate_of_5_throws_w_past_the_second_minimum_for_good():
+    """'with 5, the first step lands at w ≈ 225, beyond w ≈ 211, and w never
+    comes back' (parametric-attention-pooling, What the learned bandwidth is)"""
+    one = train(DATA.x_train, DATA.y_train, epochs=1, lr=5.0).model.bandwidth
+    assert round(1 / one) == 225
+    long = train(DATA.x_train, DATA.y_train, epochs=300, lr=5.0)
+    assert 1 / long.model.bandwidth > 211  # still beyond the shallow minimum
+    assert_stated(
+        "parametric-attention-pooling",
+        en="with 5, the first step lands at $w \\approx 225$, beyond $w \\approx 211$",
+        zh="学习率为 5 时，第一步就落在 $w \\approx 225$，越过了 $w \\approx 211$",
+    )
+
+
+def test_the_class_peak_is_partly_smoothing_and_partly_the_sample():
+    """'pooling the true probabilities with the same weights would give about
+    0.76. The rest is the chance of this one sample of labels.'"""
+    data, h = figures.classification_fit()
+    truth = true_class_probabilities(data.x_train)[:, 1]
+    smoothed, _ = nadaraya_watson(data.x_train, truth, data.x_test, bandwidth=h)
+    assert round(smoothed.max(), 2) == 0.76
+    assert_stated(
+        FURTHER,
+        en="with the same weights would give about 0.76",
+        zh="约为 0.76",
+    )
+
+
+def test_at_their_best_bandwidths_local_linear_is_some_30_percent_better():
+    """'At each estimator's best bandwidth the gap is smaller: about 0.061
+    against 0.042, some 30% less.'"""
+    result = figures.boundary_comparison()
+    grid = np.geomspace(*figures.BOUNDARY_GRID[:2], figures.BOUNDARY_GRID[2])
+    assert (
+        grid[0] < result.best_bandwidths.min()
+        and result.best_bandwidths.max() < grid[-1]
+    )
+    assert [round(e, 3) for e in result.best_mse] == [0.061, 0.042]
+    assert round(1 - result.best_mse[1] / result.best_mse[0], 1) == 0.3
+    assert result.best_bandwidths[0] < figures.BOUNDARY_BANDWIDTH  # 0.5 is wide
+    assert_stated(FURTHER, en="about 0.061 against 0.042, some 30% less", zh="0.061")
+    assert_stated(FURTHER, zh="0.042")
+
+
+def test_the_slopes_exceed_their_limits_by_005_007_010():
+    """'The fitted slopes are steeper than their limits, by 0.05, 0.07 and
+    0.10' and 'The limit h ∝ n^(−1/(4+d)) predicts 50, 56 and 61%.'"""
+    result = figures.rate_by_dimension()
+    limits = np.array([-4 / (4 + d) for d in result.dimensions])
+    assert [round(g, 2) for g in limits - result.slopes] == [0.05, 0.07, 0.10]
+    predicted = [round(100 * 32 ** (-1 / (4 + d))) for d in result.dimensions]
+    assert predicted == [50, 56, 61]
+    assert_stated(
+        FURTHER,
+        en="steeper than their limits, by 0.05, 0.07 and 0.10",
+        zh="0.05、0.07 和 0.10",
+    )
+    assert_stated(FURTHER, en="predicts 50, 56 and 61%", zh="50%、56% 和 61%")

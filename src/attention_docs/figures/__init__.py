@@ -25,6 +25,7 @@ from .cues import (
 )
 from .experiments import (
     BOUNDARY_BANDWIDTH,
+    BOUNDARY_GRID,
     BOUNDARY_SEEDS,
     COMPARED_KERNELS,
     COMPARED_KERNELS_WITH_WIDTH,
@@ -143,6 +144,7 @@ __all__ = [
     "gradient_descent_explorer",
     "BOUNDARY_BANDWIDTH",
     "BOUNDARY_SEEDS",
+    "BOUNDARY_GRID",
     "DENSITY_BANDWIDTHS",
     "RATE_DIMENSIONS",
     "RATE_SIZES",

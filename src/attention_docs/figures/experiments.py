@@ -98,6 +98,10 @@ BOUNDARY_SEEDS = tuple(range(200))
 BOUNDARY_POINTS = (0.0, 4.9)
 
 
+# The log grid on which each estimator's best bandwidth is also sought.
+BOUNDARY_GRID = (0.1, 1.0, 19)
+
+
 # Widths per coordinate: the log grid searched for each, lowest, highest, number.
 WIDTH_GRID = (0.1, 3.0, 16)
 
@@ -255,30 +259,55 @@ class BoundaryComparison:
             shape.
         mse: Mean squared error against the truth over the whole test grid
             and all data sets, shape (2,).
+        best_bandwidths: Each estimator's bandwidth on :data:`BOUNDARY_GRID`
+            with the least such error, shape (2,).
+        best_mse: That least error, shape (2,).
     """
 
     points: tuple[float, ...]
     bias: np.ndarray
     spread: np.ndarray
     mse: np.ndarray
+    best_bandwidths: np.ndarray
+    best_mse: np.ndarray
+
+
+def _both_fits(data: Dataset, h: float) -> np.ndarray:
+    """Nadaraya-Watson and local linear predictions at the test inputs: (2, n_test)."""
+    args = (data.x_train, data.y_train, data.x_test)
+    return np.array(
+        [
+            nadaraya_watson(*args, bandwidth=h, return_weights=False)[0],
+            local_linear(*args, bandwidth=h),
+        ]
+    )
 
 
 @functools.cache
 def boundary_comparison() -> BoundaryComparison:
     """Both estimators at :data:`BOUNDARY_BANDWIDTH` on the chapter's data sets."""
-    h = BOUNDARY_BANDWIDTH
-    predictions = np.empty((2, len(BOUNDARY_SEEDS), make_dataset().x_test.size))
-    for j, seed in enumerate(BOUNDARY_SEEDS):
-        data = make_dataset(N_TRAIN, seed=seed)
-        args = (data.x_train, data.y_train, data.x_test)
-        predictions[0, j] = nadaraya_watson(*args, bandwidth=h, return_weights=False)[0]
-        predictions[1, j] = local_linear(*args, bandwidth=h)
-    truth = make_dataset(N_TRAIN).y_truth  # (n_test,): the same grid every seed
+    data_sets = [make_dataset(N_TRAIN, seed=seed) for seed in BOUNDARY_SEEDS]
+    truth = data_sets[0].y_truth  # (n_test,): the same grid for every seed
+    predictions = np.stack(
+        [_both_fits(data, BOUNDARY_BANDWIDTH) for data in data_sets], axis=1
+    )  # (2, n_seeds, n_test)
     index = [int(round(x * 10)) for x in BOUNDARY_POINTS]  # x_test = 0, 0.1, ...
     bias = predictions.mean(axis=1)[:, index] - truth[index]  # (2, n_points)
     spread = predictions.std(axis=1)[:, index]
     mse = ((predictions - truth) ** 2).mean(axis=(1, 2))  # (2,)
-    return BoundaryComparison(BOUNDARY_POINTS, bias, spread, mse)
+    grid = np.geomspace(*BOUNDARY_GRID[:2], BOUNDARY_GRID[2])
+    curves = np.array(
+        [
+            np.mean(
+                [((_both_fits(d, h) - truth) ** 2).mean(axis=1) for d in data_sets], 0
+            )
+            for h in grid
+        ]
+    )  # (n_grid, 2)
+    best = curves.argmin(axis=0)  # (2,)
+    return BoundaryComparison(
+        BOUNDARY_POINTS, bias, spread, mse, grid[best], curves[best, [0, 1]]
+    )
 
 
 @functools.cache

@@ -151,8 +151,8 @@ EN: dict[str, str] = {
         "slide down the curve towards h_cv."
     ),
     # Gaussian scores as dot products
-    "gaussian_scores_title": "softmax(−(q − k)² / 2h²)",
-    "dot_product_scores_title": "softmax(q·k / h² − k² / 2h²)",
+    "gaussian_scores_title": "softmax(−(q − k)² / (2h²))",
+    "dot_product_scores_title": "softmax(q·k / h² − k² / (2h²))",
     "dot_product_alt": (
         "Two identical heatmaps of attention weights, test inputs down and "
         "sorted training inputs across, at h = {h:g}: on the left computed "
@@ -293,7 +293,7 @@ EN: dict[str, str] = {
         "−4/(4 + d). The more dimensions, the higher and the flatter the line."
     ),
     "rate_table_d": "Dimension d",
-    "rate_table_slope": "Fitted slope",
+    "rate_table_slope": "Slope of log error against log n",
     "rate_table_limit": "Limit −4/(4 + d)",
     "rate_table_h": "Best h, n = 100 → 3200",
     "rate_table_nh": "n·h^d",
@@ -307,7 +307,7 @@ EN: dict[str, str] = {
     "nw_method": "Nadaraya-Watson",
     "local_linear_method": "Local linear",
     "boundary_table_method": "Estimator",
-    "boundary_table_bias": "Mean error at x = {x:g}",
+    "boundary_table_bias": "Bias at x = {x:g}",
     "boundary_table_spread": "Standard deviation at x = {x:g}",
     "boundary_table_mse": "Mean squared error, all x",
     "dot_product_score": "dot product q·k",

@@ -57,7 +57,7 @@ ZH: dict[str, str] = {
     ),
     "softmax_alt": (
         "对一个 {n}×{n} 随机矩阵按行做 softmax 后的热图："
-        "每一行都是一组和为一的正权重，在各个键上分布不均。"
+        "每一行都是一组和为 1 的正权重，在各个键上分布不均。"
     ),
     "saliency_alt": (
         "桌上有五个物体：报纸、研究论文、笔记本和书都是黑白的，"
@@ -126,8 +126,8 @@ ZH: dict[str, str] = {
         "每一步之后的带宽：学习率为 0.5 时，第一步跳到远低于 h_cv 的位置，"
         "之后各步缓慢回升；学习率为 0.05 时，各步沿曲线滑向 h_cv。"
     ),
-    "gaussian_scores_title": "softmax(−(q − k)² / 2h²)",
-    "dot_product_scores_title": "softmax(q·k / h² − k² / 2h²)",
+    "gaussian_scores_title": "softmax(−(q − k)² / (2h²))",
+    "dot_product_scores_title": "softmax(q·k / h² − k² / (2h²))",
     "dot_product_alt": (
         "两张完全相同的注意力权重热图，行是测试输入，列是排序后的训练输入，"
         "h = {h:g}：左图由高斯分数算出，右图由点积加键的偏置项算出。"
@@ -162,7 +162,7 @@ ZH: dict[str, str] = {
     "ex_x_value": "x = {x}",
     "ex_nw_readout": "{kernel}，h = {h}：在 x = {x} 处的预测为 {prediction}。",
     "ex_top_weights": "最大的权重：{weights}。",
-    "ex_key_weight": "{key} 处的键 {weight}",
+    "ex_key_weight": "x = {key} 处的键（{weight}）",
     "ex_list_sep": "，",
     "ex_no_key": "h 范围内没有键，所以预测取最近那个键的值。",
     "ex_nw_alt": (
@@ -197,9 +197,9 @@ ZH: dict[str, str] = {
     "ex_gd_readout": "第 {k} 步：w = {w}，h = {h}，训练损失 {loss}。",
     "ex_fit_title": "这一步的拟合",
     "ex_loss_title": "每个迭代周期的训练损失",
-    "ex_cv_title": "CV(h) 与至今各步",
+    "ex_cv_title": "CV(h) 与已走过的各步",
     "ex_gd_alt": (
-        "梯度下降（{run}）第 {k} 步：左图是 CV(h) 曲线，虚线标出 h_cv，并标出至今"
+        "梯度下降（{run}）第 {k} 步：左图是 CV(h) 曲线，虚线标出 h_cv，并标出已走过"
         "各步的带宽；中图是 h = {h} 时的拟合；右图是每一步的训练损失，并标出第 "
         "{k} 步。"
     ),
@@ -249,7 +249,7 @@ ZH: dict[str, str] = {
         "维数越高，线越高、越平缓。"
     ),
     "rate_table_d": "维数 d",
-    "rate_table_slope": "拟合斜率",
+    "rate_table_slope": "log 误差对 log n 的斜率",
     "rate_table_limit": "极限 −4/(4 + d)",
     "rate_table_h": "最佳 h，n = 100 → 3200",
     "rate_table_nh": "n·h^d",
@@ -262,7 +262,7 @@ ZH: dict[str, str] = {
     "nw_method": "Nadaraya-Watson",
     "local_linear_method": "局部线性",
     "boundary_table_method": "估计器",
-    "boundary_table_bias": "x = {x:g} 处的平均误差",
+    "boundary_table_bias": "x = {x:g} 处的偏差",
     "boundary_table_spread": "x = {x:g} 处的标准差",
     "boundary_table_mse": "全部 x 上的均方误差",
     "dot_product_score": "点积 q·k",
