@@ -187,6 +187,11 @@ RAW_TEX = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[|\\(frac|sum|exp|mathbf)\b")
 
 def check_math_is_rendered(page, path, lang):
     assert RAW_TEX.findall(page.evaluate(PROSE)) == []
+    # Open collapsed blocks (a worked answer), as a reader would, so that
+    # their formulas are laid out and measured too.
+    page.evaluate(
+        "document.querySelectorAll('article details').forEach(d => d.open = true)"
+    )
     formulas = page.locator("article math")
     source = re.sub(r"```.*?```", "", source_of(path, lang).read_text(), flags=re.S)
     if "$" in source:
