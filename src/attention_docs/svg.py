@@ -33,6 +33,7 @@ _FONT_FAMILY = re.compile(r"(font-family: [^;\"]+)")
 _GLOBAL_RULE = re.compile(r'<style type="text/css">\*\{')
 _BETWEEN_TAGS = re.compile(r">\s+<")
 _DATA_URI_BREAK = re.compile(r"base64,\s+")
+_USE = re.compile(r"<use [^>]*/>")
 
 
 def _round(match: re.Match[str]) -> str:
@@ -41,8 +42,14 @@ def _round(match: re.Match[str]) -> str:
 
 
 def _geometry(match: re.Match[str]) -> str:
-    value = " ".join(_DECIMAL.sub(_round, match.group(2)).split())
-    return f' {match.group(1)}="{value}"'
+    tokens = _DECIMAL.sub(_round, match.group(2)).split()
+    if match.group(1) == "d":  # "L a b L c d" is "L a b c d": L repeats itself
+        tokens = [
+            token
+            for i, token in enumerate(tokens)
+            if not (token == "L" and i >= 3 and tokens[i - 3] == "L")
+        ]
+    return f' {match.group(1)}="{" ".join(tokens)}"'
 
 
 _SVG_NS = "http://www.w3.org/2000/svg"
@@ -113,11 +120,28 @@ def _compact(svg: str) -> str:
     referenced = set(_REFERENCE.findall(svg))
     svg = _ID.sub(lambda m: m.group() if m.group(1) in referenced else "", svg)
     svg = _NO_ROTATION.sub("", svg)
-    svg = _GEOMETRY.sub(_geometry, svg)
+    svg = _drop_covered_markers(_GEOMETRY.sub(_geometry, svg))
     svg = _FONT_FAMILY.sub(r"\1, sans-serif", svg)
     svg = _GLOBAL_RULE.sub("<style>.ad-figure *{", svg)
     svg = _DATA_URI_BREAK.sub("base64,", svg)
     return _BETWEEN_TAGS.sub("><", svg).strip()
+
+
+def _drop_covered_markers(svg: str) -> str:
+    """Drop a marker that the same opaque marker, drawn later, covers exactly.
+
+    A line's markers are ``<use>`` elements; an optimiser's iterates that
+    settle at one point (to 0.1 pt) repeat the same one many times. Only the
+    last is visible, so the earlier copies go; a translucent marker keeps them.
+    """
+    uses = [(m.start(), m.end(), m.group()) for m in _USE.finditer(svg)]
+    last = {text: start for start, _, text in uses}
+    kept, position = [], 0
+    for start, end, text in uses:
+        if last[text] != start and "opacity" not in text:
+            kept.append(svg[position:start])
+            position = end
+    return "".join(kept) + svg[position:]
 
 
 def _prefix_ids(svg: str, prefix: str) -> str:

@@ -414,3 +414,14 @@ def test_pdf_of_each_edition(built_site, lang):
         # The text is the ideographs, not the look-alike radicals of the font.
         assert not re.search("[\u2e80-\u2fdf]", text)
     assert reader.metadata["/CreationDate"] == "D:20251122000000+00'00'"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_teaching_page_stays_within_150_kib(built_site, lang):
+    """Chapters and notebooks stay light; the API reference is exempt."""
+    pages = ["", *CHAPTERS, *NOTEBOOK_PAGES, "glossary", "references"]
+    sizes = {
+        page: (built_site / LANGS[lang] / page / "index.html").stat().st_size
+        for page in pages
+    }
+    assert {page: size for page, size in sizes.items() if size > 150 * 1024} == {}

@@ -178,3 +178,21 @@ def test_a_colour_outside_the_scheme_is_refused_naming_the_figure():
     fig.subplots().plot([0, 1], [0, 1], color="#3f51b5")
     with pytest.raises(ValueError, match=r"figure 'a line': figure colour #3f51b5"):
         figure_to_svg(fig, alt="a line")
+
+
+def test_a_marker_covered_by_the_same_opaque_marker_later_is_dropped():
+    from attention_docs.svg import _drop_covered_markers
+
+    a = '<use xlink:href="#m" x="1" y="2" style="fill: #000"/>'
+    b = '<use xlink:href="#m" x="3" y="2" style="fill: #000"/>'
+    faint = '<use xlink:href="#m" x="5" y="2" style="fill: #000; opacity: 0.5"/>'
+    svg = f"<svg>{a}<path/>{b}{a}{faint}{faint}</svg>"
+    assert _drop_covered_markers(svg) == f"<svg><path/>{b}{a}{faint}{faint}</svg>"
+
+
+def test_repeated_lineto_commands_are_implicit():
+    fig = Figure(figsize=(1, 1))
+    fig.subplots().plot([0, 1, 2, 3], [0, 1, 0, 1])
+    svg = figure_to_svg(fig, alt="zigzag", strict=False)
+    lines = [d for d in re.findall(r' d="([^"]+)"', svg) if d.count(" ") > 8]
+    assert lines and all(d.count("L") == 1 for d in lines), lines

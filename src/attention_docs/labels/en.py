@@ -257,7 +257,7 @@ EN: dict[str, str] = {
     "true_density": "True density (1/5 on [0, 5))",
     "density": "Estimated density",
     "density_alt": (
-        "Kernel density estimates of the chapter's {n} training inputs with "
+        "Kernel density estimates of the earlier chapters' {n} training inputs with "
         "Gaussian kernels of bandwidth 0.1, 0.3 and 1, against the true density "
         "1/5 on [0, 5): the narrowest is spiky, the widest smooth but about half "
         "the true density at 0 and at 5, and spread beyond both ends."
@@ -300,9 +300,10 @@ EN: dict[str, str] = {
     "nw_title": "Nadaraya-Watson, h = {h:g}",
     "local_linear_title": "Local linear, h = {h:g}",
     "boundary_alt": (
-        "Two fits of the chapter's data with a Gaussian kernel of bandwidth "
-        "h = {h:g}: Nadaraya-Watson, which starts well above the truth at x = 0, "
-        "and local linear regression, which starts close to it."
+        "Two fits of the attention-pooling chapter's data with a Gaussian "
+        "kernel of bandwidth h = {h:g}: Nadaraya-Watson, which starts well "
+        "above the truth at x = 0, and local linear regression, which starts "
+        "close to it."
     ),
     "nw_method": "Nadaraya-Watson",
     "local_linear_method": "Local linear",

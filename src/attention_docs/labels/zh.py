@@ -215,15 +215,15 @@ ZH: dict[str, str] = {
     ),
     # 核回归进阶
     "true_density": "真实密度（在 [0, 5) 上为 1/5）",
-    "density": "密度估计",
+    "density": "估计的密度",
     "density_alt": (
-        "用带宽为 0.1、0.3 和 1 的高斯核，对本章 {n} 个训练输入所作的核密度估计，"
+        "用带宽为 0.1、0.3 和 1 的高斯核，对前几章那 {n} 个训练输入所作的核密度估计，"
         "并与 [0, 5) 上的真实密度 1/5 对比：带宽最小的估计起伏尖锐；带宽最大的估计"
         "平滑，但在 0 和 5 处只有真实密度的一半左右，并且延伸到两端之外。"
     ),
     "class_name": "类别 {c}",
-    "class_estimate": "{name}，估计",
-    "class_truth": "{name}，真实",
+    "class_estimate": "{name}（估计）",
+    "class_truth": "{name}（真实）",
     "probability": "P(类别 | x)",
     "classes_alt": (
         "三个类别的概率随 x 的变化：点线是真实概率，实线是用带宽 h = {h:.2f} "
@@ -256,8 +256,9 @@ ZH: dict[str, str] = {
     "nw_title": "Nadaraya-Watson，h = {h:g}",
     "local_linear_title": "局部线性，h = {h:g}",
     "boundary_alt": (
-        "用带宽 h = {h:g} 的高斯核对本章数据所作的两个拟合：Nadaraya-Watson 估计"
-        "在 x = 0 处远高于真实函数，局部线性回归则从接近真实值处开始。"
+        "用带宽 h = {h:g} 的高斯核对注意力汇聚一章的数据所作的两个拟合："
+        "Nadaraya-Watson 估计在 x = 0 处远高于真实函数，"
+        "局部线性回归则从接近真实值处开始。"
     ),
     "nw_method": "Nadaraya-Watson",
     "local_linear_method": "局部线性",
