@@ -30,16 +30,7 @@ from .experiments import (
     rate_by_dimension,
     width_selection,
 )
-from .panels import series_names
-
-
-def html_table(header: list[str], rows: list[list[str]]) -> str:
-    """An HTML table with escaped header cells; the cells are given as HTML."""
-    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+from .panels import html_table, series_names
 
 
 def density_estimates(lang: str = "en") -> Drawing:

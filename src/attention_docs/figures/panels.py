@@ -1,6 +1,8 @@
-"""Drawing helpers two or more figure modules share: a fit and a weights heatmap."""
+"""Helpers two or more figure modules share: a fit, a weights heatmap, a table."""
 
 from __future__ import annotations
+
+import html
 
 import numpy as np
 
@@ -16,6 +18,15 @@ def series_names(lang: str) -> dict[str, str]:
     """The names of a fit's series and axes in a language."""
     keys = ("truth", "prediction", "samples", "x", "y")
     return {key: label(key, lang) for key in keys}
+
+
+def html_table(header: list[str], rows: list[list[str]]) -> str:
+    """An HTML table for a page; header cells are escaped, cells given as HTML."""
+    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def fit_drawing(prediction: np.ndarray, title: str, alt: str, lang: str) -> Drawing:

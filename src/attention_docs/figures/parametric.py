@@ -27,7 +27,7 @@ from .experiments import (
     gaussian_and_dot_product_weights,
     trained,
 )
-from .panels import fit_drawing, weights_drawing
+from .panels import fit_drawing, html_table, weights_drawing
 
 if TYPE_CHECKING:  # attention_docs.model needs torch, the [model] extra
     from ..model import TrainingResult
@@ -172,17 +172,9 @@ def dot_product_check(lang: str = "en", n: int = 20, seed: int = 0) -> str:
         gaussian = gaussian_scores(queries, keys, 1.0)
         dot = dot_product_scores(queries, keys, 1.0)
         difference = np.abs(softmax(gaussian) - softmax(dot)).max()
-        rows.append(
-            f"<tr><td>{d}</td><td>{np.abs(gaussian).max():.1f}</td>"
-            f"<td>{difference:.1e}</td></tr>"
-        )
-    header = "".join(
-        f"<th>{html.escape(label(f'dot_product_table_{key}', lang))}</th>"
-        for key in ("d", "scores", "diff")
-    )
-    return (
-        f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
+        rows.append([str(d), f"{np.abs(gaussian).max():.1f}", f"{difference:.1e}"])
+    keys = ("d", "scores", "diff")
+    return html_table([label(f"dot_product_table_{k}", lang) for k in keys], rows)
 
 
 def bandwidth_summary(lang: str = "en") -> str:
@@ -197,13 +189,9 @@ def bandwidth_summary(lang: str = "en") -> str:
             )
         )
     errors = loo_cv_error(data.x_train, data.y_train, [h for _, h in rows])
-    header = "".join(
-        f"<th>{html.escape(label(key, lang))}</th>"
-        for key in ("summary_bandwidth", "summary_h", "summary_w", "summary_cv")
-    )
-    body = "".join(
-        f"<tr><td>{html.escape(name)}</td><td>{h:.4f}</td><td>{1 / h:.3f}</td>"
-        f"<td>{error:.4f}</td></tr>"
+    keys = ("summary_bandwidth", "summary_h", "summary_w", "summary_cv")
+    cells = [
+        [html.escape(name), f"{h:.4f}", f"{1 / h:.3f}", f"{error:.4f}"]
         for (name, h), error in zip(rows, errors, strict=True)
-    )
-    return f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"
+    ]
+    return html_table([label(key, lang) for key in keys], cells)
