@@ -30,7 +30,7 @@ from .experiments import (
     rate_by_dimension,
     width_selection,
 )
-from .panels import html_table, series_names
+from .panels import html_table, rate_line, series_names
 
 
 def density_estimates(lang: str = "en") -> Drawing:
@@ -120,12 +120,12 @@ def error_against_dimension(lang: str = "en") -> Drawing:
     for d, errors, colour in zip(
         result.dimensions, result.errors, colours_d, strict=True
     ):
-        rate = 4 / (4 + d)
-        # The reference line passes through the measured errors' geometric mean.
-        anchor = np.exp(np.mean(np.log(errors) + rate * np.log(sizes)))
         series += [
             (label("dimension", lang, d=d), errors),
-            (label("rate_d", lang, denominator=4 + d), anchor * sizes**-rate),
+            (
+                label("rate_d", lang, denominator=4 + d),
+                rate_line(sizes, errors, 4 / (4 + d)),
+            ),
         ]
         styles += ["o-", ":"]
         colours += [colour] * 2

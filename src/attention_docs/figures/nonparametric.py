@@ -30,7 +30,7 @@ from .experiments import (
     kernel_comparison_predictions,
     sample_size_errors,
 )
-from .panels import fit_drawing, series_names, weights_drawing
+from .panels import fit_drawing, rate_line, series_names, weights_drawing
 
 
 def average_pooling_fit(lang: str = "en") -> Drawing:
@@ -125,14 +125,12 @@ def error_against_sample_size(lang: str = "en") -> Drawing:
     """Log-log plot of the error of a fixed h and of h_cv against n, with n^(-4/5)."""
     result = sample_size_errors()
     sizes = result.sizes.astype(float)
-    # The reference line n^(-4/5) passes through the h_cv error's geometric mean.
-    anchor = np.exp(np.mean(np.log(result.cv) + 0.8 * np.log(sizes)))
     fig = curves(
         sizes,
         [
             (label("fixed_h", lang, h=FIXED_BANDWIDTH), result.fixed),
             (label("cv_h", lang), result.cv),
-            (label("rate", lang), anchor * sizes**-0.8),
+            (label("rate", lang), rate_line(sizes, result.cv, 0.8)),  # through h_cv
         ],
         styles=("o-", "s-", ":"),
         xticks=SAMPLE_SIZES,

@@ -20,6 +20,16 @@ def series_names(lang: str) -> dict[str, str]:
     return {key: label(key, lang) for key in keys}
 
 
+def rate_line(sizes: np.ndarray, errors: np.ndarray, rate: float) -> np.ndarray:
+    """The power law n^(-rate) through the errors' geometric mean, at ``sizes``.
+
+    A reference line for a log-log plot of errors against n: its slope is the
+    theory's, its height the measurement's.
+    """
+    anchor = np.exp(np.mean(np.log(errors) + rate * np.log(sizes)))
+    return anchor * sizes**-rate
+
+
 def html_table(header: list[str], rows: list[list[str]]) -> str:
     """An HTML table for a page; header cells are escaped, cells given as HTML."""
     head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
