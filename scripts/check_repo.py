@@ -1,7 +1,9 @@
 """Repository hygiene, checked in CI's lint step and by pre-commit.
 
 The files contributors and CI read, rather than the site: the GitHub Pages
-workflow runs the README's own commands, pre-commit and the editor settings
+workflow runs CI's own script (`.ci/run`, the README's test command with lint
+and the type check) in Debian and the README's build command, setup installs
+the locked versions, pre-commit runs the locked tools and the editor settings
 are in place, the README points to each feature, the benchmark's help shows
 its defaults, and the tests build the site with the execution cache off.
 
@@ -23,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MAIN_ONLY = "github.event_name == 'push' && github.ref == 'refs/heads/main'"
 README_PHRASES = (
     "API reference",
+    "scripts/lock.sh",
+    "mypy",
     "Edit this page",
     ".github/workflows/docs.yml",
     "pre-commit install",
@@ -32,6 +36,21 @@ README_PHRASES = (
     "Open Graph",
 )
 CACHE_OFF = '"ATTENTION_DOCS_CACHE": "on" if cache else "off"'
+# Debian bookworm with Python 3.11: the images whose Chromium is Debian's package.
+CI_IMAGES = ("python:3.11-bookworm", "debian:bookworm")
+CI_RUN = "bash .ci/run"
+LINT = (
+    ".venv/bin/ruff check .",
+    ".venv/bin/ruff format --check .",
+    ".venv/bin/mypy",
+    ".venv/bin/python scripts/check_repo.py",
+)
+LOCK = "requirements/constraints.txt"
+LOCAL_HOOKS = {
+    "ruff": ".venv/bin/ruff check",
+    "ruff-format": ".venv/bin/ruff format --check",
+    "mypy": ".venv/bin/mypy",
+}
 
 
 def readme_commands(root: Path) -> list[str]:
@@ -46,13 +65,25 @@ def readme_commands(root: Path) -> list[str]:
     ]
 
 
+def _runs(job: dict) -> str:
+    """The shell commands of a workflow job's steps."""
+    return "\n".join(step.get("run", "") for step in job.get("steps", []))
+
+
+def _in_debian(job: dict) -> bool:
+    """Whether a workflow job runs in one of the Debian bookworm images."""
+    container = job.get("container", "")
+    image = container.get("image", "") if isinstance(container, dict) else container
+    return image in CI_IMAGES
+
+
 def check_workflow(root: Path) -> list[str]:
-    """The Pages workflow tests and builds with the README's commands; main deploys."""
+    """The Pages workflow runs CI's script and the README's build; main deploys."""
     workflow = yaml.safe_load((root / ".github/workflows/docs.yml").read_text())
     triggers = workflow.get(True, {})  # YAML 1.1 reads the key "on" as True
     jobs = workflow.get("jobs", {})
-    build, deploy = jobs.get("build", {}), jobs.get("deploy", {})
-    runs = "\n".join(step.get("run", "") for step in build.get("steps", []))
+    test, build = jobs.get("test", {}), jobs.get("build", {})
+    deploy = jobs.get("deploy", {})
     uses = [s.get("uses", "") for s in build.get("steps", []) + deploy.get("steps", [])]
     commands = readme_commands(root)
     wanted = {
@@ -60,18 +91,18 @@ def check_workflow(root: Path) -> list[str]:
             triggers.get("push", {}).get("branches") == ["main"]
             and "pull_request" in triggers
         ),
-        "runs the README's test command": any(
-            "pytest" in c and c in runs for c in commands
+        "tests with .ci/run in Debian bookworm": (
+            _in_debian(test) and CI_RUN in _runs(test).splitlines()
         ),
-        "runs the README's build command": any(
-            "mkdocs build" in c and c in runs for c in commands
-        ),
+        "runs the README's build command in Debian bookworm": _in_debian(build)
+        and any("mkdocs build" in c and c in _runs(build) for c in commands),
         "uploads and deploys to GitHub Pages": (
             any(u.startswith("actions/upload-pages-artifact") for u in uses)
             and any(u.startswith("actions/deploy-pages") for u in uses)
         ),
-        "deploys only from pushes to main, after the build": (
-            deploy.get("if") == MAIN_ONLY and deploy.get("needs") == "build"
+        "deploys only from pushes to main, after the tests and the build": (
+            deploy.get("if") == MAIN_ONLY
+            and sorted(deploy.get("needs", [])) == ["build", "test"]
         ),
         "deploys with only the Pages permissions": (
             deploy.get("permissions") == {"pages": "write", "id-token": "write"}
@@ -119,15 +150,61 @@ def check_release_workflow(root: Path) -> list[str]:
     ]
 
 
+def check_ci_script(root: Path) -> list[str]:
+    """``.ci/run`` is the README's test command with lint and mypy in between."""
+    lines = (root / ".ci" / "run").read_text().splitlines()
+    test = next((c for c in readme_commands(root) if "pytest" in c), "")
+    setup, _, pytest = test.partition(" && ")
+    wanted = [setup, *LINT, pytest]
+    found = [line for line in lines if line in wanted]
+    if not setup or found != wanted:
+        return [f".ci/run: must run, in this order: {'; '.join(wanted)}"]
+    return []
+
+
+def check_lock(root: Path) -> list[str]:
+    """scripts/setup.sh installs everything with the lock that scripts/lock.sh makes."""
+    setup = (root / "scripts" / "setup.sh").read_text().replace("\\\n", " ")
+    installs = [
+        line
+        for line in setup.splitlines()
+        if re.search(r"\binstall\b", line) and '"${pip[@]}"' in line
+    ]
+    unlocked = [
+        line.strip()
+        for line in installs
+        if "pip>=" not in line and f"--constraint {LOCK}" not in line
+    ]
+    problems = [f"scripts/setup.sh: installs without {LOCK}: {u}" for u in unlocked]
+    if not any('"torch==2.13.0"' in line and LOCK in line for line in installs):
+        problems.append(f"scripts/setup.sh: torch is not installed with {LOCK}")
+    if LOCK not in (root / "scripts" / "lock.sh").read_text():
+        problems.append(f"scripts/lock.sh: does not write {LOCK}")
+    if "bash scripts/lock.sh" not in (root / LOCK).read_text():
+        problems.append(f"{LOCK}: does not say it is made by `bash scripts/lock.sh`")
+    return problems
+
+
 def check_contributor_files(root: Path) -> list[str]:
-    """pre-commit runs ruff, the YAML and whitespace checks and the parity check."""
+    """pre-commit runs the locked ruff and mypy, YAML, whitespace and parity checks."""
     config = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
     hooks = {h["id"]: h for repo in config["repos"] for h in repo["hooks"]}
-    wanted = {"ruff", "ruff-format", "check-yaml", "end-of-file-fixer"}
+    wanted = {"ruff", "ruff-format", "mypy", "check-yaml", "end-of-file-fixer"}
     wanted |= {"trailing-whitespace", "translation-parity", "repository-hygiene"}
     problems = [
         f".pre-commit-config.yaml: no {h} hook" for h in sorted(wanted - set(hooks))
     ]
+    for hook, entry in LOCAL_HOOKS.items():
+        found = hooks.get(hook, {})
+        if found and (found.get("entry"), found.get("language")) != (entry, "system"):
+            problems.append(
+                f".pre-commit-config.yaml: {hook} must run {entry} (the lock's)"
+            )
+    if hooks.get("mypy", {}).get("pass_filenames", True):
+        problems.append(
+            ".pre-commit-config.yaml: mypy needs pass_filenames: false "
+            "(it checks the files pyproject.toml names)"
+        )
     if hooks.get("check-yaml", {}).get("args") != ["--unsafe"]:
         problems.append(
             ".pre-commit-config.yaml: check-yaml needs --unsafe (mkdocs.yml)"
@@ -180,6 +257,8 @@ def check_tests_build_without_cache(root: Path) -> list[str]:
 
 CHECKS: tuple[Callable[[Path], list[str]], ...] = (
     check_workflow,
+    check_ci_script,
+    check_lock,
     check_release_workflow,
     check_contributor_files,
     check_readme,

@@ -13,31 +13,19 @@ from __future__ import annotations
 
 import argparse
 import re
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import sync_playwright
-
-from attention_docs_site.static_server import serve_folder
+from attention_docs_site.chromium import chromium
+from attention_docs_site.static_server import serve_site
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
 
 
-@contextmanager
-def serve(site: Path) -> Iterator[str]:
-    """Serve a built site on 127.0.0.1 under its published path; yield its URL."""
+def published_path() -> str:
+    """The path the site is published under (site_url in mkdocs.yml)."""
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    path = urlsplit(re.search(r"^site_url:\s*(\S+)", config, re.M)[1]).path
-    with tempfile.TemporaryDirectory() as root:
-        mount = Path(root) / path.strip("/")
-        mount.parent.mkdir(parents=True, exist_ok=True)
-        mount.symlink_to(site.resolve(), target_is_directory=True)
-        with serve_folder(Path(root)) as address:
-            yield address + path
+    return urlsplit(re.search(r"^site_url:\s*(\S+)", config, re.M)[1]).path
 
 
 def screenshot(site: Path, out: Path, *, lang: str = "en") -> Path:
@@ -54,11 +42,7 @@ def screenshot(site: Path, out: Path, *, lang: str = "en") -> Path:
     home = site / ("zh/index.html" if lang == "zh" else "index.html")
     if not home.is_file():
         raise SystemExit(f"{home} does not exist: build the site first (mkdocs build)")
-    with serve(site) as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-background-networking"],
-        )
+    with serve_site(site, published_path()) as url, chromium() as browser:
         page = browser.new_page(
             viewport={"width": 1280, "height": 800}, color_scheme="light"
         )
@@ -66,7 +50,6 @@ def screenshot(site: Path, out: Path, *, lang: str = "en") -> Path:
         page.wait_for_load_state("networkidle")
         out.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=out, animations="disabled")
-        browser.close()
     return out
 
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Create .venv and install the project with one dependency group: docs, test or dev.
 # PyTorch 2.13.0 (CPU build) goes in first, so nothing later pulls a multi-GB GPU build.
+# Every other package is at the version the lock names (requirements/constraints.txt,
+# made by scripts/lock.sh), torch's own dependencies included.
 # Every group also needs two Debian packages: chromium, which prints each edition's
 # PDF during the build and runs the browser tests, and fonts-noto-cjk (so Chinese
 # text is drawn, not boxes). As root on Debian they are installed when missing;
@@ -14,6 +16,8 @@ cd "$(dirname "$0")/.."
 debian_packages_missing() {
   local missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # fc-list and fc-match (the PDFs' CJK text map): absent from minimal images.
+  command -v fc-match >/dev/null || missing+=(fontconfig)
   if ! command -v fc-list >/dev/null || ! fc-list :lang=zh family | grep -q "Noto Sans CJK"; then
     missing+=(fonts-noto-cjk)
   fi
@@ -40,8 +44,10 @@ fi
 pip=(.venv/bin/python -m pip --disable-pip-version-check)
 "${pip[@]}" install --quiet --upgrade "pip>=25.1"  # --group needs pip 25.1
 # Not --quiet: on a fresh machine these take minutes, and pip shows progress bars.
-"${pip[@]}" install "torch==2.13.0"
+# Both at the lock's versions (torch's dependencies too).
+"${pip[@]}" install --constraint requirements/constraints.txt "torch==2.13.0"
 # The library with its torch extra (the site trains the model), and the site's
 # MkDocs plugin, an in-repository package (site-plugin/pyproject.toml).
-"${pip[@]}" install --group "$group" --editable ".[model]" --editable ./site-plugin
+"${pip[@]}" install --constraint requirements/constraints.txt --group "$group" \
+  --editable ".[model]" --editable ./site-plugin
 echo "setup.sh: .venv is ready with the '$group' dependencies"

@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from helpers import CHROMIUM, MISSING_CHROMIUM
 
+# Debian's Chromium, headless, asking no server but the test's.
+from attention_docs_site.chromium import launch  # noqa: F401 (shared)
+
 
 def prefix(lang: str) -> str:
     return "zh/" if lang == "zh" else ""
@@ -17,15 +20,6 @@ def prefix(lang: str) -> str:
 def require_chromium():
     if not Path(CHROMIUM).exists():
         pytest.fail(MISSING_CHROMIUM, pytrace=False)
-
-
-def launch(playwright, **options):
-    """Debian's Chromium, headless, asking no server but the test's."""
-    return playwright.chromium.launch(
-        executable_path=CHROMIUM,
-        args=["--no-sandbox", "--disable-background-networking"],
-        **options,
-    )
 
 
 def visit(page, site_url, path, lang):

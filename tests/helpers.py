@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from attention_docs_site.chromium import CHROMIUM
+from attention_docs_site.editions import read_editions
 from attention_docs_site.static_server import serve_folder  # noqa: F401 (shared)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE_URL = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.M)[1]
 SITE_PATH = urlsplit(SITE_URL).path
 SITE_SOURCES = ("mkdocs.yml", "pyproject.toml", "LICENSE", "docs", "overrides", "src")
-CHROMIUM = "/usr/bin/chromium"
 
 
 class _NavLoader(yaml.SafeLoader):
@@ -45,6 +46,10 @@ CHAPTERS = _nav_section("Chapters")  # e.g. "attention-pooling"
 NOTEBOOK_PAGES = _nav_section("Exercises")  # e.g. "exercises/attention-pooling"
 NOTEBOOKS = [page.removeprefix("exercises/") for page in NOTEBOOK_PAGES]
 REFERENCE_PAGES = _nav_section("Reference")
+# The editions, from mkdocs.yml's i18n languages: locale -> folder in the site.
+EDITIONS = read_editions(ROOT / "mkdocs.yml")
+LANGS = {edition.lang: edition.folder for edition in EDITIONS}
+TRANSLATED = [edition.lang for edition in EDITIONS.translated]
 # The real site's build date (sitemap.xml), fixed so that a second clean build
 # can be compared with it byte for byte.
 SOURCE_DATE_EPOCH = "1763769600"

@@ -17,11 +17,12 @@ function node(name, attributes = {}, parent = null, text = "") {
   return element;
 }
 
-// Text: "{name}" fields filled in; Chinese spaced from Latin letters and
-// digits as the library's labels are (labels.space_han_and_latin).
-function fill(template, fields, lang) {
+// Text: "{name}" fields filled in; in a language whose labels space Chinese
+// from Latin letters and digits (data.spaced), spaced as the library's labels
+// are (labels.space_han_and_latin).
+function fill(template, fields, spaced) {
   const text = template.replace(/\{(\w+)\}/g, (_, key) => fields[key]);
-  if (lang !== "zh") return text;
+  if (!spaced) return text;
   return text
     .replace(/([\u4e00-\u9fff])([A-Za-z0-9(])/g, "$1 $2")
     .replace(/([A-Za-z0-9)])([\u4e00-\u9fff])/g, "$1 $2");
@@ -246,7 +247,7 @@ function frame(figure, data, width, height) {
   const readout = node("p", { class: "ad-explorable__readout", "aria-live": "polite" }, live);
   figure.append(live);
   figure.dataset.live = "";
-  const t = (key, fields = {}) => fill(data.text[key], fields, data.lang);
+  const t = (key, fields = {}) => fill(data.text[key], fields, data.spaced);
   return { svg, title, controls, readout, t };
 }
 

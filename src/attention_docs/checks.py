@@ -8,17 +8,32 @@ from numbers import Real
 import numpy as np
 
 
+def real_array(name: str, values: object) -> np.ndarray:
+    """``values`` as a float array of any shape; the error names ``name``.
+
+    NumPy would cast complex numbers to real with only a warning, dropping
+    their imaginary parts; here they are refused.
+
+    Raises:
+        TypeError: The values are not real numbers (strings, complex numbers).
+    """
+    try:
+        raw = np.asarray(values)
+        if raw.dtype.kind == "c":
+            raise TypeError(f"got complex values ({raw.dtype})")
+        return raw.astype(float)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be an array of real numbers: {error}") from None
+
+
 def as_vector(name: str, values: object, *, allow_empty: bool = False) -> np.ndarray:
     """``values`` as a finite 1-D float array; the error names ``name``.
 
     Raises:
-        TypeError: The values are not numbers.
+        TypeError: The values are not real numbers.
         ValueError: Not one-dimensional, empty (unless allowed), NaN or infinite.
     """
-    try:
-        array = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"{name} must be an array of numbers: {error}") from None
+    array = real_array(name, values)
     if array.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
     if array.size == 0 and not allow_empty:

@@ -32,10 +32,21 @@ def bundled_cjk_characters() -> set[str]:
         Every character from the CJK blocks that a figure label uses, in any
         language, and the CJK punctuation blocks whole.
     """
-    from .labels import LABELS
+    from .labels import languages
 
-    used = {c for table in LABELS.values() for text in table.values() for c in text}
-    return {c for c in used if ord(c) >= _FIRST_CJK} | set(CJK_PUNCTUATION)
+    return {c for lang in languages() for c in _cjk_characters(lang)} | set(
+        CJK_PUNCTUATION
+    )
+
+
+@functools.cache
+def _cjk_characters(lang: str) -> frozenset[str]:
+    """The CJK characters of a language's figure labels (none for English)."""
+    from .labels import table
+
+    return frozenset(
+        c for text in table(lang).values() for c in text if ord(c) >= _FIRST_CJK
+    )
 
 
 @functools.cache
@@ -56,11 +67,12 @@ def families(lang: str) -> list[str]:
     """Font families, in fallback order, for figure text in a language.
 
     Parameters:
-        lang: ``"en"`` or ``"zh"``.
+        lang: A locale, e.g. ``"en"`` or ``"zh"``. A language whose labels
+            use CJK characters gets the CJK font after the Latin one.
 
     Returns:
         Family names for matplotlib's ``font.family``.
     """
-    if lang == "zh":
+    if _cjk_characters(lang):
         return [LATIN_FAMILY, cjk_family()]
     return [LATIN_FAMILY]

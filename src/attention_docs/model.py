@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import real_array
+
 try:
     import torch
     from torch import nn
@@ -173,7 +175,7 @@ class TrainingResult:
 
 
 def _as_tensor(name: str, values: object) -> torch.Tensor:
-    array = np.asarray(values, dtype=float)
+    array = real_array(name, values)
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} contains NaN or infinite values")
     return torch.tensor(array, dtype=DTYPE)

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .checks import as_vector, check_bandwidth
+from .checks import as_vector, check_bandwidth, real_array
 from .kernels import get_kernel
 from .pooling import MAX_CHUNK_ELEMENTS, attention_weights
 
@@ -167,7 +167,7 @@ def local_linear(
 
 def _as_points(name: str, values: object) -> np.ndarray:
     """``values`` as a finite (n, d) float array, one row per point."""
-    array = np.asarray(values, dtype=float)
+    array = real_array(name, values)
     if array.ndim != 2 or 0 in array.shape:
         raise ValueError(
             f"{name} must have shape (n, d) with n, d ≥ 1, got {array.shape}"
@@ -179,7 +179,7 @@ def _as_points(name: str, values: object) -> np.ndarray:
 
 def _widths(bandwidths: object, d: int) -> np.ndarray:
     """One positive bandwidth per coordinate, from a number or a sequence."""
-    widths = np.asarray(bandwidths, dtype=float)
+    widths = real_array("bandwidths", bandwidths)
     if widths.ndim == 0:
         return np.full(d, check_bandwidth(float(widths)))
     if widths.shape != (d,):

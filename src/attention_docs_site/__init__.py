@@ -7,13 +7,24 @@ site from it (it imports the library, never the reverse). The plugin class is
 holds one concern:
 
 - ``plugin``: the plugin, its options and its per-build state;
+- ``editions``: the editions (``mkdocs.yml``'s i18n languages) and each one's
+  interface words (``catalogs/<lang>.yml``);
 - ``exec_cache``: the execution cache; ``fence``: the ``python`` code fence;
+  ``blocks``: the one parser of fenced code blocks; ``library_source`` and
+  ``library_reach``: the library's units, and which ones a block ran;
 - ``notebook_run``: notebooks executed in-process; ``notebook_files``: the
   cached notebook converter and the ``.ipynb`` downloads; ``notebook_pages``:
-  notebook page HTML;
-- ``mathml``, ``html_polish``, ``api_links``, ``page_meta``, ``logo``;
-- ``links``: the link check (also ``python -m attention_docs_site.links``);
-- ``translations``: front matter, provenance, parity and status of the Chinese
-  pages (``python -m attention_docs_site.translations``); ``terminology``: the
-  glossary check.
+  notebook page HTML; ``notebook_setup``: the downloads' setup cell;
+  ``wheel``: the library's wheel, published with the site;
+- ``mathml``, ``html_polish``, ``api_links``, ``code_names``, ``page_meta``,
+  ``logo``: what each page gets;
+- ``site_finish``: once every edition is built, the site-wide files:
+  ``search_split`` (a search index per edition), ``offline`` (offline
+  copies), ``book`` and ``pdf`` (a PDF per edition, printed by ``chromium``,
+  its Chinese text repaired by ``tounicode``) and ``links`` (the link check,
+  also ``python -m attention_docs_site.links``);
+- ``static_server``: a quiet local HTTP server for built sites;
+- ``translations``: front matter, provenance, parity and status of every
+  translated edition (``python -m attention_docs_site.translations``);
+  ``terminology``: a translated glossary's check.
 """

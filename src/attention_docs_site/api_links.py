@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import unicodedata
 
 from .blocks import Block, replace_blocks
 
@@ -15,9 +16,6 @@ _IMPORT = re.compile(r"^from attention_docs(?:\.\w+)? import ([\w, ]+)$", re.M)
 
 
 _FIGURE_CALL = re.compile(r"\bfigures\.(\w+)\(")
-
-
-_LIBRARY_LABEL = {"en": "Library:", "zh": "所用的库函数："}
 
 
 def library_names(code: str) -> list[str]:
@@ -49,7 +47,7 @@ def _short_name(name: str) -> str:
     return f"figures.{short}" if module.endswith(".figures") else short
 
 
-def link_library_calls(markdown: str, lang: str) -> str:
+def link_library_calls(markdown: str, label: str) -> str:
     """Follow each code block that uses the library with links to its API entries.
 
     The links are mkdocstrings cross-references, resolved to the API page of
@@ -57,7 +55,8 @@ def link_library_calls(markdown: str, lang: str) -> str:
 
     Parameters:
         markdown: A page's Markdown.
-        lang: The page's language.
+        label: The line's first words in the page's language, e.g.
+            ``"Library:"`` (the catalog's ``library_label``).
 
     Returns:
         The Markdown with a small "Library:" line after such blocks.
@@ -71,8 +70,8 @@ def link_library_calls(markdown: str, lang: str) -> str:
             _ANNOTATIONS.format(indent=re.escape(block.indent)), rest
         )
         links = ", ".join(f"[{_short_name(n)}][{n}]" for n in names)
-        label = _LIBRARY_LABEL[lang]
-        space = "" if label.endswith("：") else " "  # no space after a full-width colon
+        # No space after full-width punctuation such as "："
+        space = "" if unicodedata.east_asian_width(label[-1]) in "FW" else " "
         line = f'<small class="ad-library">{label}{space}{links}</small>'
         text = (block.text + annotations[0]).rstrip()
         return f"{text}\n\n{block.indent}{line}\n", len(annotations[0])

@@ -6,7 +6,13 @@ besides the teaching library:
 - the code (for a block, with every earlier block of its session, since a block
   may use what they defined; for a notebook, the whole file);
 - the page language and the block options;
-- the versions of Python, numpy, torch and matplotlib.
+- the versions of Python and of every installed package that shapes the output
+  (the code's: numpy, matplotlib, torch; the HTML's: Markdown, its extensions,
+  markdown-exec, mkdocs-jupyter, jupytext, nbconvert, Pygments);
+- the site's Markdown configuration (``markdown_extensions`` in ``mkdocs.yml``).
+
+So an upgrade or a configuration change misses every entry, and nothing made
+by the old one is served.
 
 The entry also records the library code the run reached (see
 :mod:`.library_reach`): the source digest of each function and method it
@@ -31,9 +37,10 @@ import json
 import logging
 import os
 import platform
+import re
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +50,20 @@ from .library_source import LibrarySource
 logger = logging.getLogger("mkdocs.plugins.attention_docs.cache")
 
 LIBRARY_NAME = "attention_docs"
-_TRACKED_PACKAGES = ("numpy", "torch", "matplotlib", "markdown-exec", "nbconvert")
+# The installed distributions whose version can change a cached output's HTML.
+TRACKED_PACKAGES = (
+    "Markdown",
+    "jupytext",
+    "markdown-exec",
+    "matplotlib",
+    "mkdocs-jupyter",
+    "nbconvert",
+    "numpy",
+    "Pygments",
+    "pymdown-extensions",
+    "torch",
+)
+_ADDRESS = re.compile(r" at 0x[0-9A-Fa-f]+")
 
 
 def library_folder() -> Path:
@@ -73,16 +93,54 @@ def library_fingerprint(root: Path | None = None) -> str:
     return digest.hexdigest()
 
 
-@functools.cache
+def package_version(name: str) -> str:
+    """The installed version of a distribution, or ``"absent"``."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
+
+
 def environment() -> dict[str, str]:
     """Versions of Python and of the packages that shape the output."""
     versions = {"python": platform.python_version()}
-    for name in _TRACKED_PACKAGES:
-        try:
-            versions[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            versions[name] = "absent"
+    versions.update((name, package_version(name)) for name in TRACKED_PACKAGES)
     return versions
+
+
+def stable_config(value: object) -> object:
+    """A configuration as JSON data that is the same in every process.
+
+    Mappings, sequences and sets become dicts and lists (sets sorted); functions
+    and classes their qualified names; a ``functools.partial`` its function
+    and arguments; any other object its ``repr`` without memory addresses.
+
+    Parameters:
+        value: A configuration, such as MkDocs' ``mdx_configs``.
+
+    Returns:
+        Data that ``json.dumps(..., sort_keys=True)`` writes the same way for
+        the same configuration, whatever the process.
+    """
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, Mapping):
+        return {str(key): stable_config(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [stable_config(item) for item in value]
+    if isinstance(value, set | frozenset):
+        items = [stable_config(item) for item in value]
+        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    if isinstance(value, functools.partial):
+        return {
+            "partial": stable_config(value.func),
+            "args": stable_config(value.args),
+            "keywords": stable_config(value.keywords),
+        }
+    name = getattr(value, "__qualname__", None)
+    if isinstance(name, str):  # a function, method or class; not an instance
+        return f"{getattr(value, '__module__', None)}.{name}"
+    return _ADDRESS.sub("", repr(value))
 
 
 @dataclass
@@ -130,6 +188,9 @@ class ExecCache:
         self.enabled = enabled
         self.library = library
         self.stats = Stats()
+        # What every key holds besides its parts; start_build() reads them again.
+        self.environment = environment()
+        self.markdown: object = None  # the site's Markdown configuration
         self.fingerprint = library_fingerprint(library)
         self.source = LibrarySource(library or library_folder())
         self.recorder = Recorder(self.source)
@@ -139,13 +200,19 @@ class ExecCache:
 
         Parameters:
             kind: ``"block"`` or ``"notebook"``.
-            **parts: What the output depends on besides the library and versions.
+            **parts: What the output depends on besides the library, the
+                versions and the Markdown configuration.
 
         Returns:
             A hex digest.
         """
-        material = {"kind": kind, "parts": parts, "environment": environment()}
-        encoded = json.dumps(material, sort_keys=True, default=str).encode()
+        material = {
+            "kind": kind,
+            "parts": parts,
+            "environment": self.environment,
+            "markdown": self.markdown,
+        }
+        encoded = json.dumps(stable_config(material), sort_keys=True).encode()
         return hashlib.sha256(encoded).hexdigest()
 
     def _path(self, key: str) -> Path:
@@ -216,10 +283,11 @@ class ExecCache:
         """
         key = self.key(kind, **parts)
         entry = self.load(key)
-        units = entry.get("units") if isinstance(entry, dict) else None
+        found = entry if isinstance(entry, dict) else {}
+        units = found.get("units")
         if isinstance(units, dict) and self.source.is_fresh(units):
             self.stats.hits += 1
-            return Cached(entry["value"], frozenset(entry["units"]), hit=True)
+            return Cached(found["value"], frozenset(units), hit=True)
         self.stats.misses += 1
         self.stats.outdated += entry is not None
         logger.debug("computing %s", label)
@@ -234,7 +302,11 @@ class ExecCache:
             self.store(key, {"units": self.source.current(units), "value": value})
         return Cached(value, frozenset(units), hit=False)
 
-    def start_build(self) -> bool:
+    def start_build(
+        self,
+        markdown_extensions: Sequence[str] | None = None,
+        mdx_configs: Mapping[str, object] | None = None,
+    ) -> bool:
         """Reset the counts, re-read the library, and make pages import it anew.
 
         ``mkdocs serve`` keeps one Python process across rebuilds, so after a
@@ -244,10 +316,21 @@ class ExecCache:
         dropped from ``sys.modules`` so that pages import them anew. The build
         machinery is another package and keeps its modules.
 
+        The versions of the packages in the key are read again, and the site's
+        Markdown configuration is taken for the build's keys.
+
+        Parameters:
+            markdown_extensions: MkDocs' ``config.markdown_extensions``.
+            mdx_configs: MkDocs' ``config.mdx_configs``, the extensions' options.
+
         Returns:
             Whether the library changed (and its modules were dropped).
         """
         self.stats.reset()
+        self.environment = environment()
+        self.markdown = stable_config(
+            {"extensions": markdown_extensions, "configs": mdx_configs}
+        )
         current = library_fingerprint(self.library)
         changed = current != self.fingerprint
         self.fingerprint = current

@@ -2,9 +2,51 @@
 
 from __future__ import annotations
 
+import html
 import re
+from collections.abc import Callable, Mapping
+
+from .editions import REFERENCE_CATALOG, catalog
 
 _TAG = re.compile(r"<[^>]+>")
+
+
+class ThemeMarkupChanged(ValueError):
+    """The theme's HTML no longer has what one of the plugin's edits changes.
+
+    The plugin edits Material's, mkdocs-static-i18n's and mkdocs-jupyter's
+    HTML with patterns; after an upgrade moves that markup, an edit must fail
+    the build, not leave the page as it was.
+    """
+
+
+def edit(
+    pattern: re.Pattern[str],
+    replacement: str | Callable[[re.Match[str]], str],
+    text: str,
+    what: str,
+    count: int = 0,
+) -> str:
+    """``pattern.sub``, that fails when the pattern matches nothing.
+
+    Parameters:
+        pattern: What the edit looks for in the theme's HTML.
+        replacement: As for :meth:`re.Pattern.sub`.
+        text: The HTML.
+        what: The edit, for the message (e.g. "the search dialog's label").
+        count: At most this many replacements; 0 for all.
+
+    Raises:
+        ThemeMarkupChanged: The pattern matched nothing.
+    """
+    result, made = pattern.subn(replacement, text, count=count)
+    if not made:
+        raise ThemeMarkupChanged(
+            f"{what}: the theme's HTML no longer has {pattern.pattern!r}; a "
+            "theme upgrade moved it (requirements/constraints.txt pins the "
+            "versions this edit was written for)"
+        )
+    return result
 
 
 def strip_tags(html: str) -> str:
@@ -32,10 +74,15 @@ def drop_language_alternates(output: str) -> str:
         The page without those elements in its head.
     """
     head, separator, body = output.partition("</head>")
-    return _HEAD_ALTERNATE.sub("", head) + separator + body
+    if "md-select__link" not in body:
+        return output  # no language menu, so no alternates (one edition)
+    head = edit(_HEAD_ALTERNATE, "", head, "removing the hreflang alternates")
+    return head + separator + body
 
 
-_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+_SEARCH_DIALOG = re.compile(
+    r'<div class="md-search" data-md-component="search" role="dialog"(?=>)'
+)
 
 
 _SEARCH_INPUT = re.compile(
@@ -51,42 +98,61 @@ def label_search_dialog(output: str) -> str:
 
     Returns:
         The page with ``aria-label`` on the search dialog.
+
+    Raises:
+        ThemeMarkupChanged: The page has no search input or dialog as
+            Material writes them.
     """
     found = _SEARCH_INPUT.search(output)
     if found is None:
-        return output
-    labelled = _SEARCH_DIALOG.replace(
-        'role="dialog"', f'role="dialog" aria-label="{found[1]}"'
+        raise ThemeMarkupChanged(
+            f"labelling the search dialog: no {_SEARCH_INPUT.pattern!r} in the page"
+        )
+    label = f' aria-label="{found[1]}"'
+    return edit(
+        _SEARCH_DIALOG, lambda m: m[0] + label, output, "the search dialog's label", 1
     )
-    return output.replace(_SEARCH_DIALOG, labelled, 1)
 
 
-# Tooltips that Python-Markdown's toc and footnotes extensions write in
-# English (one setting for every language), with their Chinese.
-_TOOLTIPS = {
-    "zh": [
-        (re.compile(r'title="Permanent link"'), 'title="永久链接"'),
-        (
-            re.compile(r'title="Jump back to footnote (\d+) in the text"'),
-            r'title="返回正文中脚注 \1 的位置"',
-        ),
-    ]
-}
-
-
-def translate_tooltips(content: str, lang: str) -> str:
+def translate_tooltips(content: str, words: Mapping[str, str]) -> str:
     """Give heading anchors and footnote back links tooltips in the page's language.
+
+    Python-Markdown's toc and footnotes extensions write them in English, one
+    setting for every language.
 
     Parameters:
         content: A page's HTML.
-        lang: The page's language.
+        words: The page's edition's catalog (``permalink``, ``footnote_back``).
 
     Returns:
-        The HTML with those ``title`` attributes translated.
+        The HTML with those ``title`` attributes in that language.
     """
-    for pattern, replacement in _TOOLTIPS.get(lang, []):
-        content = pattern.sub(replacement, content)
-    return content
+    english = catalog(REFERENCE_CATALOG)
+    if words is english:
+        return content
+    content = content.replace(_title(english["permalink"]), _title(words["permalink"]))
+    before, after = english["footnote_back"].split("{number}")
+    back = re.compile(_title(re.escape(before) + r"(\d+)" + re.escape(after)))
+    return back.sub(
+        lambda found: _title(words["footnote_back"].format(number=found[1])),
+        content,
+    )
+
+
+def _title(text: str) -> str:
+    return f'title="{html.escape(text, quote=True)}"'
+
+
+def add_to_head(output: str, element: str) -> str:
+    """Put an element at the end of a page's ``<head>``.
+
+    Raises:
+        ThemeMarkupChanged: The page has no ``</head>``.
+    """
+    head, separator, body = output.partition("</head>")
+    if not separator:
+        raise ThemeMarkupChanged("the page has no </head> to add to")
+    return head + element + separator + body
 
 
 def polish_page(output: str) -> str:

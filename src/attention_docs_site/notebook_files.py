@@ -187,30 +187,32 @@ def write_notebook(
 NOTEBOOK_ZIP = "notebooks.zip"
 
 
-def write_notebook_zips(site_dir: Path, wheel: Path) -> list[Path]:
-    """Zip each language's exercise notebooks into ``exercises/notebooks.zip``.
+def write_notebook_zips(
+    site_dir: Path, wheel: Path, editions: Mapping[str, str]
+) -> list[Path]:
+    """Zip each edition's exercise notebooks into ``exercises/notebooks.zip``.
 
-    A language's notebooks are the ``.ipynb`` downloads of its exercise pages
-    (``exercises/*/`` for English, ``zh/exercises/*/`` for Chinese), so the zip
-    holds the same files, with this build's outputs, and beside them the
-    library's wheel, which their setup cell installs from when it is missing.
-    The zip is reproducible: entries are sorted and dated 1980-01-01, the
-    earliest date a zip can hold.
+    An edition's notebooks are the ``.ipynb`` downloads of its exercise pages
+    (``<folder>exercises/*/``), so the zip holds the same files, with this
+    build's outputs, and beside them the library's wheel, which their setup
+    cell installs from when it is missing. The zip is reproducible: entries
+    are sorted and dated 1980-01-01, the earliest date a zip can hold.
 
     Parameters:
         site_dir: The built site.
         wheel: The library's wheel.
+        editions: Language -> its folder in the site, ``""`` for the default.
 
     Returns:
-        The zips written, one per language that has exercise notebooks.
+        The zips written, one per edition that has exercise notebooks.
     """
     written = []
-    for folder in sorted([site_dir / "exercises", *site_dir.glob("*/exercises")]):
-        notebooks = sorted(folder.glob("*/*.ipynb"))
+    for language, folder in editions.items():
+        exercises = site_dir / folder / "exercises"
+        notebooks = sorted(exercises.glob("*/*.ipynb"))
         if not notebooks:
             continue
-        language = folder.parent.name if folder.parent != site_dir else "en"
-        target = folder / NOTEBOOK_ZIP
+        target = exercises / NOTEBOOK_ZIP
         members = {notebook.name: notebook.read_bytes() for notebook in notebooks}
         members[wheel.name] = wheel.read_bytes()
         write_zip(target, f"attention_docs-exercises-{language}", members)

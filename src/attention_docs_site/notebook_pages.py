@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .html_polish import strip_tags
+from .html_polish import edit, strip_tags
 from .mathml import dollar_math
 from .notebook_files import NOTEBOOK_ZIP, notebook_name
 from .translations import is_notebook_front, split_front_matter
@@ -43,7 +43,8 @@ def check_notebook_rendered(source: Path, content: str) -> None:
 
     mkdocs-jupyter converts a page only when it recognises it as a notebook
     (for Markdown, a python kernelspec in the jupytext header); other plugins
-    can also undo its work (DESIGN.md: i18n and ``.ipynb`` pages). Either way
+    can also undo its work (mkdocs-static-i18n once served a translated
+    ``.ipynb`` page's JSON as its text). Either way
     the build used to succeed with the source or JSON shown as the page.
 
     Parameters:
@@ -77,14 +78,17 @@ def slim_notebook(content: str) -> str:
     """
     start = content.index(_NOTEBOOK)
     scripts = [s for s in _SCRIPT.findall(content[:start]) if "clipboard" in s]
-    body = (
-        content[start:]
-        .replace('class="highlight-ipynb', 'class="highlight highlight-ipynb')
-        # Long lines scroll sideways; tabindex lets keyboard users scroll them.
-        .replace("<pre>", '<pre tabindex="0">')
+    body = edit(
+        _CODE_CELL, r"\1highlight \2", content[start:], "notebook code highlighting"
     )
+    # Long lines scroll sideways; tabindex lets keyboard users scroll them.
+    body = edit(_PRE, '<pre tabindex="0">', body, "notebook code scrolling")
     body = _MARKDOWN_CELL.sub(lambda m: m[1] + dollar_math(m[2]) + m[3], body)
     return "".join(scripts) + body
+
+
+_CODE_CELL = re.compile(r'(class=")(highlight-ipynb)')
+_PRE = re.compile(r"<pre>")
 
 
 _HEADING = re.compile(r'<h([1-6]) id="([^"]*)">(.*?)</h\1>', re.DOTALL)

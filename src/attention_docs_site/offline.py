@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .html_polish import edit
 from .notebook_files import write_zip
 from .pdf import PDF_FOLDER
 from .wheel import DIST_FOLDER
@@ -141,10 +142,13 @@ def offline_page(
         lambda m: f'{m[1]}="{offline_link(page, m[2], files, site, site_url)}"', html
     )
     html = _MODULE.sub(r"\1 defer>", html)
-    html = _CONFIG.sub(_without_instant_navigation, html, count=1)
-    return _BUNDLE.sub(
-        lambda m: f'<script src="{m[1]}{SHIM}"></script>{m[0]}', html, count=1
-    )
+    html = edit(_CONFIG, _without_instant_navigation, html, "offline: config", 1)
+    return edit(_BUNDLE, _with_shim, html, "offline: the file: shim", 1)
+
+
+def _with_shim(match: re.Match[str]) -> str:
+    """The shim's script before Material's bundle, from the same folder."""
+    return f'<script src="{match[1]}{SHIM}"></script>{match[0]}'
 
 
 def _without_instant_navigation(match: re.Match[str]) -> str:

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import html
+import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import jinja2
+import markupsafe
 
+from .editions import Edition
 from .html_polish import strip_tags
+from .offline import OFFLINE_FOLDER, zip_name
+from .pdf import PDF_FOLDER, pdf_name
 from .translations import english_path, provenance_record, source_hash
 
 if TYPE_CHECKING:
-    from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.pages import Page
 
 _TEMPLATES = jinja2.Environment(
@@ -23,40 +28,104 @@ _TEMPLATES = jinja2.Environment(
 )
 
 
-def translation_notice(page: Page, lang: str) -> str:
+def translation_notice(page: Page, edition: Edition, default: Edition) -> str:
     """The notice a page of a translated edition shows above its content, if any.
 
     A translated page whose English source changed after it was translated
     says so and links to the English page; a page served in English because
-    it has no translation says that, and how to help. The notices' text is
-    in ``templates/translation_notice.html``.
+    it has no translation says that, and how to help. The notices' markup is
+    in ``templates/translation_notice.html``, their words in the edition's
+    catalog.
 
     Parameters:
         page: The page being built.
-        lang: The language being built.
+        edition: The edition being built.
+        default: The default edition, whose pages are the originals.
 
     Returns:
         The notice's HTML, or ``""``.
     """
-    if lang == "en":
+    if edition.default:
         return ""
+    lang = edition.lang
     source = Path(page.file.abs_src_path)
     notice = _TEMPLATES.get_template("translation_notice.html")
     if not source.name.endswith(f".{lang}.md"):
-        return notice.render(kind="untranslated", source=page.file.src_uri)
+        text = edition.word("untranslated_text", source=page.file.src_uri, lang=lang)
+        return notice.render(
+            kind="untranslated",
+            title=edition.word("untranslated_title"),
+            text=markupsafe.Markup(text),
+        )
     record = provenance_record(page.meta, source)  # MkDocs parsed it
     english = english_path(source)
     current = source_hash(english.read_text(encoding="utf-8"))
     if record["source_hash"] == current:
         return ""
-    english_url = page.url.removeprefix(f"{lang}/")
+    english_url = default.folder + page.url.removeprefix(edition.folder)
     up = "../" * page.url.count("/")
-    return notice.render(kind="outdated", english=up + english_url or "./")
+    href = html.escape(up + english_url or "./")
+    text = edition.word("outdated_text", english=href, default=default.lang)
+    return notice.render(
+        kind="outdated",
+        title=edition.word("outdated_title"),
+        text=markupsafe.Markup(text),
+    )
 
 
-def build_language(config: MkDocsConfig) -> str:
-    """The language being built; mkdocs-static-i18n sets it per language."""
-    return "zh" if str(config.theme["language"]).startswith("zh") else "en"
+def edition_data(edition: Edition, editions: Sequence[Edition]) -> str:
+    """The page's ``#ad-edition`` data for its scripts (``docs/assets/*.js``).
+
+    Parameters:
+        edition: The page's edition.
+        editions: Every edition of the site.
+
+    Returns:
+        A JSON ``<script>``: this edition's folder, every edition's folder by
+        locale, and the interface words the scripts write.
+    """
+    data = {
+        "lang": edition.lang,
+        "folder": edition.folder,
+        "folders": {other.lang: other.folder for other in editions},
+        "annotation": edition.word("annotation"),
+    }
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("</", "<\\/")  # never closes the script early
+    return f'<script id="ad-edition" type="application/json">{text}</script>'
+
+
+# Where a page asks for its edition's downloads (the home pages).
+EDITION_DOWNLOADS = '<div class="ad-edition-downloads"></div>'
+
+
+def edition_downloads(content: str, page_url: str, edition: Edition) -> str:
+    """Fill a page's ``EDITION_DOWNLOADS`` with its edition's PDF and offline copy.
+
+    The home page of every edition, translated or served in English, links
+    the downloads of its own edition, named by the catalog's words.
+
+    Parameters:
+        content: The page's HTML.
+        page_url: The page's URL relative to the site's root, e.g. ``zh/``.
+        edition: The page's edition.
+
+    Returns:
+        The HTML with the two links in place of the placeholder.
+    """
+    if EDITION_DOWNLOADS not in content:
+        return content
+    up = "../" * page_url.count("/")
+    links = [
+        (f"{up}{PDF_FOLDER}/{pdf_name(edition.lang)}", "download_pdf"),
+        (f"{up}{OFFLINE_FOLDER}/{zip_name(edition.lang)}", "download_offline"),
+    ]
+    buttons = "\n".join(
+        f'<a class="md-button ad-download" href="{href}" download>'
+        f"{html.escape(edition.word(key))}</a>"
+        for href, key in links
+    )
+    return content.replace(EDITION_DOWNLOADS, f"<p>{buttons}</p>")
 
 
 _PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.DOTALL)

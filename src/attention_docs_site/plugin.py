@@ -13,11 +13,18 @@ descriptions, tidies the theme's HTML and draws the logo. Configured in
           cache_dir: .cache/attention_docs
           execute_code: true
           execute_notebooks: true
+          pdf: true
 
 Environment variables override the options (for CI and the tests):
 ``ATTENTION_DOCS_CACHE``, ``ATTENTION_DOCS_CACHE_DIR``,
-``ATTENTION_DOCS_EXECUTE`` and ``ATTENTION_DOCS_EXECUTE_NOTEBOOKS``, with
-``on``/``off`` (or ``true``/``false``, ``yes``/``no``, ``1``/``0``).
+``ATTENTION_DOCS_EXECUTE``, ``ATTENTION_DOCS_EXECUTE_NOTEBOOKS`` and
+``ATTENTION_DOCS_PDF``, with ``on``/``off`` (or ``true``/``false``,
+``yes``/``no``, ``1``/``0``).
+
+The editions (languages) are the i18n plugin's (:mod:`.editions`); once all
+are built, :mod:`.site_finish` writes the site-wide files. Under ``mkdocs
+serve`` the PDFs and the offline copies are not made (``mkdocs build`` makes
+them), so a save shows in the browser sooner.
 """
 
 from __future__ import annotations
@@ -34,20 +41,15 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from . import links
+from . import site_finish
 from .api_links import link_library_calls
 from .code_names import UnknownLibraryName, check_code_names
+from .editions import Edition, Editions, catalog, current_edition, site_editions
 from .exec_cache import ExecCache
 from .fence import EXEC_LOGGER, CachedFence
-from .html_polish import polish_page, translate_tooltips
-from .logo import write_logos
+from .html_polish import add_to_head, polish_page, translate_tooltips
 from .mathml import render_math
-from .notebook_files import (
-    CachedConverter,
-    notebook_name,
-    write_notebook,
-    write_notebook_zips,
-)
+from .notebook_files import CachedConverter, notebook_name, write_notebook
 from .notebook_pages import (
     check_notebook_rendered,
     download_link,
@@ -58,12 +60,17 @@ from .notebook_pages import (
     slim_notebook,
 )
 from .notebook_setup import add_setup_cell, run_yourself_box
-from .offline import write_offline_zips
-from .page_meta import build_language, describe_page, translation_notice
-from .pdf import PDF_FOLDER, Edition, book_pages, home_title, write_pdfs
-from .search_split import edition_base, split_search_index
+from .offline import OFFLINE_FOLDER
+from .page_meta import (
+    describe_page,
+    edition_data,
+    edition_downloads,
+    translation_notice,
+)
+from .pdf import PDF_FOLDER
+from .search_split import edition_base
 from .translations import TranslationError, split_front_matter
-from .wheel import Wheel, library_wheel, write_wheel
+from .wheel import Wheel, library_wheel
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -73,27 +80,6 @@ log = logging.getLogger("mkdocs.plugins.attention_docs")
 
 _ON = {"1", "on", "true", "yes"}
 _OFF = {"0", "off", "false", "no"}
-_DOWNLOAD = {"en": "Download notebook (.ipynb)", "zh": "下载 Jupyter 笔记本（.ipynb）"}
-# Languages that mkdocs.yml builds into a folder of their own (i18n's
-# non-default languages); each gets its own search index.
-EDITION_FOLDERS = ("zh",)
-# The words of each edition's PDF (pdf.Edition); its title is the home page's.
-_BOOK_WORDS = {
-    "en": {
-        "subtitle": "attention_docs {version}, English edition",
-        "contents": "Contents",
-        "built": "Built on {date}",
-    },
-    "zh": {
-        "subtitle": "attention_docs {version} 中文版",
-        "contents": "目录",
-        "built": "构建日期：{date}",
-    },
-}
-_DOWNLOAD_ALL = {
-    "en": "All exercise notebooks (.zip)",
-    "zh": "全部练习的 Jupyter 笔记本（.zip）",
-}
 
 
 class AttentionDocsConfig(base.Config):
@@ -176,7 +162,9 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.fence: CachedFence | None = None
         self.converter: CachedConverter | None = None
         self.wheel: Wheel | None = None
+        self.editions: Editions | None = None
         self.serving = False
+        self.said_serve_skips = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Note the command; its presence keeps one instance across serve rebuilds."""
@@ -187,6 +175,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.page_filter.page = None
         if not nested_language_build(config):  # one build writes every language
             self.sources.clear()
+        # Every edition must be fully configured (a catalog of its words).
+        self.editions = site_editions(config)
         self._start_cache(config)
         self._register_fence(config)
         # The library's version: in the footer (overrides/partials), the PDFs'
@@ -212,7 +202,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         if self.cache is None:
             self.cache = ExecCache(Path(folder))
         self.cache.folder, self.cache.enabled = Path(folder), enabled
-        self.cache.start_build()
+        self.cache.start_build(config.markdown_extensions, config.mdx_configs)
         execute = switch("ATTENTION_DOCS_EXECUTE", self.config.execute_code)
         self.fence = CachedFence(self.cache, execute=execute)
 
@@ -270,30 +260,57 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             check_code_names(markdown, f"docs/{page.file.src_uri}")
         except UnknownLibraryName as error:
             raise PluginError(str(error)) from None
-        return link_library_calls(markdown, build_language(config))
+        return link_library_calls(markdown, self._edition(config).word("library_label"))
+
+    def _edition(self, config: MkDocsConfig) -> Edition:
+        """The edition being built."""
+        return current_edition(config)
 
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, **_: object
     ) -> str:
         """Notices, math as MathML, slimmed notebooks with downloads."""
-        lang = build_language(config)
+        edition = self._edition(config)
+        assert self.editions is not None
         try:
             check_notebook_rendered(Path(page.file.abs_src_path), html)
             describe_page(page, html)
-            notice = translation_notice(page, lang)
+            notice = translation_notice(page, edition, self.editions.default)
             if is_notebook(html):
                 assert self.wheel is not None
                 link = download_link(
-                    page.file.src_uri, _DOWNLOAD[lang], _DOWNLOAD_ALL[lang]
-                ) + run_yourself_box(lang, self.wheel, page.url)
+                    page.file.src_uri,
+                    edition.word("download_notebook"),
+                    edition.word("download_all"),
+                ) + run_yourself_box(edition.lang, self.wheel, page.url)
                 ids = heading_ids(html)
                 rename_toc(page.toc, ids)
                 return notice + link + rename_headings(slim_notebook(html), ids)
-            return notice + translate_tooltips(render_math(html), lang)
+            words = catalog(edition.lang)
+            html = edition_downloads(render_math(html), page.url, edition)
+            return notice + translate_tooltips(html, words)
         except TranslationError:
             raise  # already names the file
         except ValueError as error:
             raise ValueError(f"{page.file.src_uri}: {error}") from error
+
+    def on_page_context(
+        self, context: dict, *, page: Page, config: MkDocsConfig, **_: object
+    ) -> dict:
+        """Give the templates the page's edition and every edition's words."""
+        return self._edition_context(context, config)
+
+    def on_template_context(
+        self, context: dict, *, template_name: str, config: MkDocsConfig
+    ) -> dict:
+        """The same for templates without a page (404.html)."""
+        return self._edition_context(context, config)
+
+    def _edition_context(self, context: dict, config: MkDocsConfig) -> dict:
+        """``ad_edition``, the page's edition, and ``ad_editions``, all of them."""
+        context["ad_edition"] = self._edition(config)
+        context["ad_editions"] = self.editions
+        return context
 
     def on_post_page(
         self, output: str, *, page: Page, config: MkDocsConfig, **_: object
@@ -301,14 +318,14 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """Note the page's source, tidy its HTML, write its notebook download."""
         built = Path(page.file.abs_dest_path).relative_to(config.site_dir).as_posix()
         self.sources[built] = page.file.src_uri
-        lang = build_language(config)
+        edition = self._edition(config)
         if is_notebook(output):
             source = Path(page.file.abs_src_path)
             executed = self.converter.executed if self.converter else {}
             assert self.wheel is not None
             setup = functools.partial(
                 add_setup_cell,
-                lang=lang,
+                lang=edition.lang,
                 wheel=self.wheel,
                 url=urljoin(config.site_url or "", self.wheel.path),
             )
@@ -319,17 +336,22 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
                 executed.get(str(source.resolve())),
                 setup,
             )
-        if lang in EDITION_FOLDERS:  # its own search index (search_split)
-            output = edition_base(output, lang)
-        return polish_page(output)
+        if not edition.default:  # its own search index (search_split)
+            output = edition_base(output, edition.lang)
+        return polish_page(self._with_edition_data(output, config))
+
+    def _with_edition_data(self, output: str, config: MkDocsConfig) -> str:
+        """Tell the page's scripts its edition and the others' folders."""
+        assert self.editions is not None
+        return add_to_head(output, edition_data(self._edition(config), self.editions))
 
     def on_post_template(
-        self, output_content: str, *, template_name: str, **_: object
+        self, output_content: str, *, template_name: str, config: MkDocsConfig
     ) -> str:
         """The fixes of :func:`.html_polish.polish_page`, for 404.html too."""
         if not template_name.endswith(".html"):
             return output_content  # sitemap.xml keeps its hreflang alternates
-        return polish_page(output_content)
+        return polish_page(self._with_edition_data(output_content, config))
 
     def _report_cache(self, *, config: MkDocsConfig) -> None:
         """Report what the execution cache did (one line per language built)."""
@@ -347,96 +369,33 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
     @event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language
     def _finish_site(self, *, config: MkDocsConfig) -> None:
-        """Once every language is built: logos, zips, search, offline copies, links."""
+        """Once every language is built: logos, zips, search, books, copies, links.
+
+        Under ``mkdocs serve`` the PDFs and offline copies are left to
+        ``mkdocs build`` (said once per session): they take seconds a writer
+        waiting for a page does not need.
+        """
         if nested_language_build(config):
             return  # the outer build draws and checks, once for every language
-        write_logos(
-            Path(config.site_dir),
-            config.theme["logo"],
-            config.theme["favicon"],
-            config.site_name,
-        )
-        wheel = write_wheel(self._project(config), Path(config.site_dir))
-        log.info(
-            "attention_docs wheel: %s (%d bytes)", wheel.name, wheel.stat().st_size
-        )
-        write_notebook_zips(Path(config.site_dir), wheel)
-        counts = split_search_index(Path(config.site_dir), EDITION_FOLDERS)
-        log.info("attention_docs search: one index per edition, %s entries", counts)
-        site = Path(config.site_dir)
+        assert self.editions is not None and self.wheel is not None
+        site_finish.write_site_files(config, self._project(config), self.editions)
         pdfs = not self.serving and switch("ATTENTION_DOCS_PDF", self.config.pdf)
         if pdfs:
-            self._print_books(config)
-        else:
+            site_finish.print_books(config, self.editions, self.wheel.version)
+        elif not self.serving:
+            log.info("attention_docs pdf: not printed (ATTENTION_DOCS_PDF=off)")
+        if not self.serving:
+            site_finish.write_offline_copies(config, self.editions)
+        elif not self.said_serve_skips:
             log.info(
-                "attention_docs pdf: not printed (serve, or ATTENTION_DOCS_PDF=off)"
+                "attention_docs: under mkdocs serve, no PDFs and no offline "
+                "copies (mkdocs build makes them)"
             )
-        editions = {"en": "", **{lang: f"{lang}/" for lang in EDITION_FOLDERS}}
-        zips = write_offline_zips(site, config.site_url, editions)
-        log.info(
-            "attention_docs offline copies: %s",
-            ", ".join(f"{z.name} ({z.stat().st_size} bytes)" for z in zips),
-        )
+            self.said_serve_skips = True
         # The home pages link the PDFs and the offline copies.
-        self._check_links(config, unbuilt=() if pdfs else (f"{PDF_FOLDER}/",))
-
-    def _print_books(self, config: MkDocsConfig) -> None:
-        """Print each edition's chapters, glossary and references into a PDF."""
-        site = Path(config.site_dir)
-        pages = book_pages(config.nav)
-        assert self.wheel is not None
-        version = self.wheel.version
-        editions = [
-            Edition(
-                lang=lang,
-                folder=folder,
-                title=home_title(site, folder),
-                pages=pages,
-                **{
-                    **_BOOK_WORDS[lang],
-                    "subtitle": _BOOK_WORDS[lang]["subtitle"].format(version=version),
-                },
-            )
-            for lang, folder in {"en": "", "zh": "zh/"}.items()
-        ]
-        try:
-            written = write_pdfs(site, config.site_url, editions)
-        except RuntimeError as error:
-            raise PluginError(f"attention_docs pdf: {error}") from None
-        log.info(
-            "attention_docs pdf: %s",
-            ", ".join(f"{p.name} ({p.stat().st_size} bytes)" for p in written),
-        )
+        unbuilt = () if pdfs else (f"{PDF_FOLDER}/",)
+        if self.serving:
+            unbuilt += (f"{OFFLINE_FOLDER}/",)
+        site_finish.check_links(config, unbuilt, self.sources)
 
     on_post_build = CombinedEvent(_report_cache, _finish_site)
-
-    def _check_links(self, config: MkDocsConfig, unbuilt: tuple[str, ...]) -> None:
-        """Fail the build if any internal link or anchor of the built site is broken.
-
-        Parameters:
-            config: The build's configuration.
-            unbuilt: Folders of the site this build left out on purpose (the
-                PDFs, when off): links into them are not checked.
-
-        Raises:
-            PluginError: Naming every broken link with its page and line.
-        """
-        report = links.check_site(Path(config.site_dir), config.site_url, unbuilt)
-        if report.broken:
-            named = [self._name_source(line) for line in report.broken]
-            raise PluginError(
-                f"{len(named)} broken links in the built site:\n  " + "\n  ".join(named)
-            )
-        log.info(
-            "attention_docs links: %d internal links resolve; %d external links "
-            "(python -m attention_docs_site.links %s lists them)",
-            report.checked,
-            len(report.external),
-            config.site_dir,
-        )
-
-    def _name_source(self, problem: str) -> str:
-        """Put the source page in front of a link checker line about a built page."""
-        built = problem.split(":", 1)[0]
-        source = self.sources.get(built)
-        return f"docs/{source} (built as {problem})" if source else problem

@@ -17,6 +17,8 @@ import re
 import shutil
 from pathlib import Path
 
+from .html_polish import edit
+
 INDEX = Path("search") / "search_index.json"
 
 
@@ -70,10 +72,15 @@ def edition_base(output: str, language: str) -> str:
 
     Returns:
         The page with ``"base": "<base>/zh/"`` (the slash makes Material read
-        it as a folder); a page without ``__config`` is returned as it is.
+        it as a folder).
+
+    Raises:
+        ThemeMarkupChanged: The page has no ``__config`` with a base.
     """
-    return _CONFIG_BASE.sub(
+    return edit(
+        _CONFIG_BASE,
         lambda m: f"{m.group(1)}{m.group(2).rstrip('/')}/{language}/{m.group(3)}",
         output,
+        "pointing the page at its edition's search index",
         count=1,
     )

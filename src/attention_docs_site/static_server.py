@@ -1,13 +1,16 @@
 """A quiet static HTTP server on 127.0.0.1, for a folder of built files.
 
 The PDFs are printed from the built site served this way, and the tests,
-the benchmark and ``scripts/screenshot.py`` serve builds with it too.
+the benchmark and ``scripts/screenshot.py`` serve builds with it too; the
+browser tests and the screenshot serve the site under the path it is
+published at, as links from its root need.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,3 +52,28 @@ def serve_folder(folder: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@contextmanager
+def serve_site(site: Path, path: str) -> Iterator[str]:
+    """Serve a built site on 127.0.0.1 under its published path while the block runs.
+
+    Parameters:
+        site: The built site's folder.
+        path: The path of the site's address (``site_url``), e.g.
+            ``/attention_docs/``.
+
+    Yields:
+        The site's address, e.g. ``http://127.0.0.1:PORT/attention_docs/``.
+    """
+    folder = path.strip("/")
+    if not folder:  # published at the root of its host
+        with serve_folder(site) as address:
+            yield address + "/"
+        return
+    with tempfile.TemporaryDirectory() as root:
+        mount = Path(root) / folder
+        mount.parent.mkdir(parents=True, exist_ok=True)
+        mount.symlink_to(site.resolve(), target_is_directory=True)
+        with serve_folder(Path(root)) as address:
+            yield address + "/" + folder + "/"

@@ -1,9 +1,11 @@
-"""The Chinese glossary drives a terminology check of the Chinese edition.
+"""An edition's glossary drives a terminology check of that edition.
 
-``docs/glossary.zh.md`` gives, for every term, the rendering the site uses and,
-in its last column, the renderings it rules out (for example 「周期」 for epoch,
-where the site writes 「迭代周期」). :func:`check_edition` finds every ruled-out
-rendering in the Chinese pages and in the Chinese figure text.
+A translated glossary, ``docs/glossary.<lang>.md`` such as the Chinese one,
+gives, for every term, the rendering the site uses and, in its last column,
+the renderings it rules out (for example 「周期」 for epoch, where the site
+writes 「迭代周期」). :func:`check_edition` finds every ruled-out
+rendering in that edition's pages and figure text. An edition without a
+translated glossary has nothing to check.
 """
 
 from __future__ import annotations
@@ -12,9 +14,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from attention_docs.labels import LABELS
+from attention_docs.labels import has_table, table
 
-GLOSSARY = "glossary.zh.md"
+
+def glossary_name(lang: str) -> str:
+    """The file name of an edition's glossary, e.g. ``glossary.zh.md``."""
+    return f"glossary.{lang}.md"
+
+
 _ROW = re.compile(r"^\|(.+)\|\s*$")
 
 
@@ -76,7 +83,7 @@ def violations(text: str, terms: list[Term]) -> list[tuple[int, str, Term]]:
     return sorted(found, key=lambda item: item[0])
 
 
-def check_edition(docs: Path, lang: str = "zh") -> list[str]:
+def check_edition(docs: Path, lang: str) -> list[str]:
     """Every ruled-out rendering in a language's pages and figure text.
 
     Parameters:
@@ -87,15 +94,18 @@ def check_edition(docs: Path, lang: str = "zh") -> list[str]:
         One message per occurrence, naming the file (or label) and line, the
         rendering found and the one the glossary uses; empty if none.
     """
-    terms = read_glossary(docs / GLOSSARY)
+    glossary = docs / glossary_name(lang)
+    if not glossary.exists():
+        return []
+    terms = read_glossary(glossary)
     messages = []
     for page in sorted(docs.rglob(f"*.{lang}.md")):
-        if page.name == GLOSSARY:
+        if page.name == glossary.name:
             continue
         for line, variant, term in violations(page.read_text("utf-8"), terms):
             where = f"{page.relative_to(docs.parent).as_posix()}:{line}"
             messages.append(_message(where, variant, term))
-    for key, text in LABELS[lang].items():
+    for key, text in (table(lang) if has_table(lang) else {}).items():
         for _, variant, term in violations(text, terms):
             messages.append(_message(f"labels {lang}[{key!r}]", variant, term))
     return messages

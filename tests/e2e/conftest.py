@@ -8,18 +8,16 @@ from urllib.parse import urlsplit
 
 import pytest
 from browser import launch, require_chromium
-from helpers import SITE_PATH, serve_folder
+from helpers import SITE_PATH
+
+from attention_docs_site.static_server import serve_site
 
 
 @pytest.fixture(scope="session")
-def site_url(built_site, tmp_path_factory):
+def site_url(built_site):
     """Serve the built site over HTTP on 127.0.0.1, under the site's own path."""
-    root = tmp_path_factory.mktemp("www")
-    mount = root / SITE_PATH.strip("/")
-    mount.parent.mkdir(parents=True, exist_ok=True)
-    mount.symlink_to(built_site, target_is_directory=True)
-    with serve_folder(root) as address:
-        yield address + SITE_PATH
+    with serve_site(built_site, SITE_PATH) as address:
+        yield address
 
 
 @pytest.fixture(scope="session")

@@ -17,6 +17,7 @@ import pytest
 from browser import AXE, SERIOUS, launch, prefix, search_results, visit
 from helpers import (
     CHAPTERS,
+    LANGS,
     NOTEBOOK_PAGES,
     NOTEBOOKS,
     REFERENCE_PAGES,
@@ -27,7 +28,6 @@ from helpers import (
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 PAGES = ["", *CHAPTERS, *NOTEBOOK_PAGES, *REFERENCE_PAGES]
-LANGS = ["en", "zh"]
 # The site is served under its published path (SITE_PATH, e.g. /attention_docs/),
 # so links that ignore that path break here as they would on GitHub Pages.
 CJK = re.compile(r"[\u4e00-\u9fff]")

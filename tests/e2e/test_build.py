@@ -9,6 +9,7 @@ import nbformat
 import pytest
 from helpers import (
     CHAPTERS,
+    LANGS,
     NOTEBOOK_PAGES,
     NOTEBOOKS,
     ROOT,
@@ -89,9 +90,6 @@ def test_chinese_search_index_is_segmented(built_site):
     assert locations and all(
         (built_site / "zh" / loc / "index.html").is_file() for loc in locations
     )
-
-
-LANGS = {"en": "", "zh": "zh/"}
 
 
 def figure_calls(page: Path) -> list[str]:

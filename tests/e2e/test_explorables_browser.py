@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 from browser import AXE, prefix, visit
-from helpers import ROOT
+from helpers import LANGS, ROOT
 
 from attention_docs import figures, nadaraya_watson
 from attention_docs.bandwidth import loo_cv_error
@@ -22,7 +22,6 @@ from attention_docs.scores import soft_lookup
 
 SHOTS = ROOT / "test-artifacts" / "screenshots" / "explorables"
 TOLERANCE = 1e-9
-LANGS = ["en", "zh"]
 PAGES = {
     "nadaraya-watson": "attention-pooling",
     "soft-lookup": "queries-keys-values",

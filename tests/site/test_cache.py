@@ -1,17 +1,25 @@
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from pymdownx.slugs import slugify
 
 import attention_docs
 import attention_docs_site
+from attention_docs_site import exec_cache
 from attention_docs_site.exec_cache import (
+    TRACKED_PACKAGES,
     ExecCache,
     environment,
     library_fingerprint,
     library_folder,
+    package_version,
+    stable_config,
 )
 from attention_docs_site.notebook_files import CachedConverter
 
@@ -55,7 +63,116 @@ def test_keys_depend_on_every_part(cache):
     # The library is not in the key: each entry records the code it reached.
     cache.fingerprint = "another library"
     assert cache.key("block", source="x = 1", session="s-en") == base
-    assert set(environment()) >= {"python", "numpy", "torch", "matplotlib"}
+    assert set(environment()) == {"python", *TRACKED_PACKAGES}
+
+
+def test_the_key_holds_every_package_that_shapes_the_html():
+    shaping = {"mkdocs-jupyter", "jupytext", "Pygments", "pymdown-extensions"}
+    shaping |= {"Markdown", "markdown-exec", "nbconvert", "matplotlib", "numpy"}
+    assert shaping <= set(TRACKED_PACKAGES)
+    assert environment()["numpy"] == package_version("numpy") != "absent"
+    assert package_version("no-such-distribution-anywhere") == "absent"
+
+
+def run(cache, value):
+    """Start a build and ask for one block: (the value served, whether a hit)."""
+    result = cache.cached("block", "a", lambda: (value, True), source="x = 1")
+    return result.value, result.hit
+
+
+@pytest.mark.parametrize("package", TRACKED_PACKAGES)
+def test_an_upgraded_package_misses_the_same_versions_hit(cache, monkeypatch, package):
+    cache.start_build()
+    assert run(cache, "old") == ("old", False)
+    cache.start_build()
+    assert run(cache, "new") == ("old", True)
+    installed = exec_cache.package_version
+    upgraded = {package: installed(package) + ".post1"}
+    monkeypatch.setattr(
+        exec_cache, "package_version", lambda name: upgraded.get(name, installed(name))
+    )
+    cache.start_build()
+    assert run(cache, "new") == ("new", False)
+    monkeypatch.undo()  # the old version back: its entry is still there
+    cache.start_build()
+    assert run(cache, "newer") == ("old", True)
+
+
+class Formatter:
+    """A configuration value whose default repr holds its memory address."""
+
+    def __call__(self, source):
+        return source
+
+
+def markdown_config(**toc):
+    """A site's markdown_extensions and mdx_configs, made anew at each call."""
+    extensions = ["toc", "pymdownx.superfences", "attr_list"]
+    configs = {
+        "toc": {"permalink": True, "slugify": slugify(case="lower"), **toc},
+        "pymdownx.superfences": {
+            "custom_fences": [{"name": "python", "format": Formatter()}]
+        },
+        "attr_list": {"kinds": {"note", "tip", "warning"}},
+    }
+    return extensions, configs
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        (["toc", "pymdownx.superfences"], markdown_config()[1]),  # one fewer
+        markdown_config(permalink=False),
+        markdown_config(slugify=slugify(case="none")),
+        markdown_config(toc_depth=2),
+    ],
+    ids=["extension-removed", "option", "slugify-argument", "option-added"],
+)
+def test_another_markdown_configuration_misses_the_same_one_hits(cache, changed):
+    cache.start_build(*markdown_config())
+    assert run(cache, "old") == ("old", False)
+    cache.start_build(*markdown_config())  # equal, but new objects
+    assert run(cache, "new") == ("old", True)
+    cache.start_build(*changed)
+    assert run(cache, "new") == ("new", False)
+
+
+def test_the_configuration_is_described_without_addresses_or_set_order():
+    described = json.dumps(stable_config(markdown_config()), sort_keys=True)
+    assert "0x" not in described
+    assert "pymdownx.slugs._uslugify" in described and '"lower"' in described
+    assert "test_cache.Formatter object" in described
+    assert '["note", "tip", "warning"]' in described
+
+
+KEY_IN_A_NEW_PROCESS = """
+import sys
+from pathlib import Path
+from pymdownx.slugs import slugify
+from attention_docs_site.exec_cache import ExecCache
+
+cache = ExecCache(Path(sys.argv[1]), library=Path(sys.argv[2]))
+configs = {
+    "toc": {"slugify": slugify(case="lower")},
+    "attr_list": {"kinds": {"note", "tip", "warning", "danger", "example"}},
+    "pymdownx.superfences": {"custom_fences": [{"format": object()}]},
+}
+cache.start_build(["toc", "attr_list", "pymdownx.superfences"], configs)
+print(cache.key("block", source="x = 1", session="s-en"))
+"""
+
+
+def test_the_key_is_the_same_in_every_process(cache):
+    def key(seed):
+        command = [sys.executable, "-c", KEY_IN_A_NEW_PROCESS]
+        command += [str(cache.folder), str(cache.library)]
+        environ = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(command, env=environ, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert len(key("1")) == 65  # a digest and a newline
+    assert key("1") == key("2") == key("3")
 
 
 def test_store_and_load_roundtrip(cache):

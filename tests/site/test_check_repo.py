@@ -23,6 +23,10 @@ FILES = (
     "benchmarks/build.py",
     "benchmarks/serve.py",
     "benchmarks/student_run.py",
+    ".ci/run",
+    "scripts/setup.sh",
+    "scripts/lock.sh",
+    "requirements/constraints.txt",
 )
 
 
@@ -48,9 +52,36 @@ def test_the_copy_passes_every_check(repo):
     ("name", "old", "new", "problem"),
     [
         (".github/workflows/docs.yml", "branches: [main]", "branches: [dev]", "pushes"),
-        (".github/workflows/docs.yml", "setup.sh test", "setup.sh dev", "test command"),
-        (".github/workflows/docs.yml", "needs: build", "needs: []", "after the build"),
+        (".github/workflows/docs.yml", "run: bash .ci/run", "run: pytest", ".ci/run"),
+        (
+            ".github/workflows/docs.yml",
+            "python:3.11-bookworm",
+            "ubuntu:24.04",
+            "Debian",
+        ),
+        (
+            ".github/workflows/docs.yml",
+            "setup.sh docs",
+            "setup.sh dev",
+            "build command",
+        ),
+        (".github/workflows/docs.yml", "[test, build]", "build", "the tests and"),
         (".github/workflows/docs.yml", "pages: write", "pages: read", "permissions"),
+        (".ci/run", ".venv/bin/mypy\n", "", "mypy"),
+        (".ci/run", "setup.sh test", "setup.sh dev", "setup.sh test"),
+        (
+            "scripts/setup.sh",
+            '--constraint requirements/constraints.txt "torch',
+            '"torch',
+            "torch is not installed with",
+        ),
+        (
+            "scripts/setup.sh",
+            '--constraint requirements/constraints.txt --group "$group"',
+            '--group "$group"',
+            "installs without",
+        ),
+        ("requirements/constraints.txt", "bash scripts/lock.sh", "hand", "lock.sh"),
         (".github/workflows/release.yml", "check --strict", "--version", "twine"),
         (".github/workflows/release.yml", 'tags: ["v*"]', "tags: []", "tags"),
         (
@@ -60,6 +91,13 @@ def test_the_copy_passes_every_check(repo):
             "trusted",
         ),
         (".pre-commit-config.yaml", "id: ruff-format", "id: black", "ruff-format"),
+        (".pre-commit-config.yaml", ".venv/bin/ruff check", "ruff check", "ruff must"),
+        (
+            ".pre-commit-config.yaml",
+            "types: [python]\n        pass_filenames: false",
+            "types: [python]",
+            "mypy needs",
+        ),
         (".pre-commit-config.yaml", "args: [--unsafe]", "args: []", "--unsafe"),
         (".pre-commit-config.yaml", "status --check", "status", "another command"),
         (".editorconfig", "end_of_line = lf", "end_of_line = crlf", "end_of_line"),

@@ -1,4 +1,5 @@
 import json
+import re
 import time
 import xml.etree.ElementTree as ET
 import zipfile
@@ -6,9 +7,12 @@ from types import SimpleNamespace
 
 import nbformat
 import pytest
+from helpers import ROOT
 
 from attention_docs_site.api_links import link_library_calls
+from attention_docs_site.editions import catalog, read_editions
 from attention_docs_site.html_polish import (
+    ThemeMarkupChanged,
     collapse_blank_lines,
     drop_language_alternates,
     label_search_dialog,
@@ -78,9 +82,11 @@ def test_hook_names_the_page(tmp_path):
     page = SimpleNamespace(
         file=SimpleNamespace(src_uri="chapter.md", abs_src_path=str(source)), meta={}
     )
-    config = SimpleNamespace(theme={"language": "en"})
+    config = SimpleNamespace(theme={"language": "en"}, plugins={})
+    plugin = AttentionDocsPlugin()
+    plugin.editions = read_editions(ROOT / "mkdocs.yml")
     with pytest.raises(ValueError, match="chapter.md"):
-        AttentionDocsPlugin().on_page_content(
+        plugin.on_page_content(
             '<div class="arithmatex">\\[\\]</div>', page=page, config=config
         )
 
@@ -131,6 +137,9 @@ def test_notebook_name(src_uri, name):
     assert f'href="{name}"' in links and 'href="../notebooks.zip"' in links
 
 
+EDITIONS = {"en": "", "zh": "zh/"}
+
+
 def test_notebook_zips_are_per_language_and_reproducible(tmp_path):
     site = tmp_path / "site"
     for folder, text in ((site / "exercises", "en"), (site / "zh" / "exercises", "zh")):
@@ -141,7 +150,7 @@ def test_notebook_zips_are_per_language_and_reproducible(tmp_path):
     wheel = site / "dist" / "attention_docs-1.0-py3-none-any.whl"
     wheel.parent.mkdir()
     wheel.write_bytes(b"the wheel")
-    written = write_notebook_zips(site, wheel)
+    written = write_notebook_zips(site, wheel, EDITIONS)
     assert written == [
         site / "exercises" / "notebooks.zip",
         site / "zh" / "exercises" / "notebooks.zip",
@@ -160,7 +169,9 @@ def test_notebook_zips_are_per_language_and_reproducible(tmp_path):
             dates = {info.date_time for info in archive.infolist()}
             assert dates == {(1980, 1, 1, 0, 0, 0)}
     time.sleep(1.1)  # a zip would carry a later time if it took the clock's
-    assert [path.read_bytes() for path in write_notebook_zips(site, wheel)] == first
+    assert [
+        path.read_bytes() for path in write_notebook_zips(site, wheel, EDITIONS)
+    ] == first
 
 
 def test_write_notebook_produces_a_valid_ipynb(tmp_path):
@@ -282,7 +293,8 @@ def test_language_alternates_leave_the_head_but_not_the_menu():
 def test_search_dialog_is_named_by_its_input_label():
     out = label_search_dialog(HEAD)
     assert 'role="dialog" aria-label="搜索"' in out
-    assert label_search_dialog("<p>no search</p>") == "<p>no search</p>"
+    with pytest.raises(ThemeMarkupChanged, match="search"):
+        label_search_dialog("<p>no search</p>")  # every page of the site has one
 
 
 def test_a_notebook_source_not_rendered_as_a_notebook_is_refused(tmp_path):
@@ -338,7 +350,7 @@ data = make_dataset()  # (1)!
 import torch
 ```
 """
-    out = link_library_calls(markdown, "zh")
+    out = link_library_calls(markdown, catalog("zh")["library_label"])
     first = (
         "1.  A note on the seed.\n\n"
         '<small class="ad-library">所用的库函数：'
@@ -374,10 +386,10 @@ def test_tooltips_are_translated_on_chinese_pages():
         '<a href="#fnref:1" class="footnote-backref" '
         'title="Jump back to footnote 1 in the text">↩</a>'
     )
-    zh = translate_tooltips(html, "zh")
+    zh = translate_tooltips(html, catalog("zh"))
     assert 'title="永久链接"' in zh and 'title="返回正文中脚注 1 的位置"' in zh
     assert "Permanent link" not in zh and "Jump back" not in zh
-    assert translate_tooltips(html, "en") == html
+    assert translate_tooltips(html, catalog("en")) == html
 
 
 def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):
@@ -407,4 +419,53 @@ def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):
         '{"a": 1, "base": "../.."}</script>'
     )
     assert '"base": "../../zh/"' in edition_base(page, "zh")
-    assert edition_base("<p>no config</p>", "zh") == "<p>no config</p>"
+    with pytest.raises(ThemeMarkupChanged, match="search index"):
+        edition_base("<p>no config</p>", "zh")
+
+
+def test_the_package_docstring_names_every_module():
+    import attention_docs_site
+
+    package = ROOT / "src" / "attention_docs_site"
+    modules = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+    modules |= {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+    named = set(re.findall(r"``(\w+)``", attention_docs_site.__doc__))
+    assert modules - named == set()
+
+
+@pytest.mark.parametrize(
+    ("fix", "page"),
+    [
+        # Material renamed the search dialog's class: its label cannot be set.
+        (
+            label_search_dialog,
+            '<div class="md-search-x" role="dialog">'
+            '<input class="md-search__input" name="query" aria-label="Search">',
+        ),
+        # i18n wrote its alternates another way, beside a language menu.
+        (
+            drop_language_alternates,
+            '<head><link hreflang="zh" rel="alternate" href="zh/"></head>'
+            '<a class="md-select__link" hreflang="zh">',
+        ),
+        # Material's __config moved: the page would search the wrong edition.
+        (lambda page: edition_base(page, "zh"), "<script>var config={}</script>"),
+        # mkdocs-jupyter's code cells changed class.
+        (slim_notebook, '<div class="jupyter-wrapper"><div class="hl-python"></div>'),
+    ],
+)
+def test_an_edit_of_the_theme_s_html_applies_or_fails(fix, page):
+    with pytest.raises(ThemeMarkupChanged, match="theme|no "):
+        fix(page)
+
+
+def test_the_theme_edits_apply_to_the_real_markup():
+    page = (
+        '<head><link rel="alternate" href="zh/" hreflang="zh">\n</head>'
+        '<div class="md-search" data-md-component="search" role="dialog">'
+        '<input class="md-search__input" name="query" aria-label="Search">'
+        '<a class="md-select__link" hreflang="zh">'
+    )
+    polished = label_search_dialog(drop_language_alternates(page))
+    assert 'role="dialog" aria-label="Search">' in polished
+    assert 'rel="alternate"' not in polished

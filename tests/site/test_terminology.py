@@ -15,7 +15,7 @@ DOCS = ROOT / "docs"
 
 
 def test_the_chinese_edition_uses_only_the_glossary_renderings():
-    assert check_edition(DOCS) == []
+    assert check_edition(DOCS, "zh") == []
 
 
 def test_the_glossary_rules_out_the_variants_named_in_review():
@@ -44,7 +44,7 @@ def test_check_edition_names_the_page_and_the_label(tmp_path):
         encoding="utf-8",
     )
     (docs / "page.zh.md").write_text("# 标题\n\n训练两个周期。\n", encoding="utf-8")
-    messages = check_edition(docs)
+    messages = check_edition(docs, "zh")
     assert messages[0].startswith("docs/page.zh.md:3: 「周期」")
     assert "「迭代周期」 (epoch)" in messages[0]
     # The labels table says 注意力权重 and the like: found as a label.

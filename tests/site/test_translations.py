@@ -80,11 +80,12 @@ def git(cwd, *args):
 
 
 def state(docs):
-    return {row.page or row.translation: row.state for row in tr.status(docs)}
+    return {row.page or row.translation: row.state for row in tr.status(docs, "zh")}
 
 
 def run(capsys, *argv):
-    code = tr.main(list(argv))
+    # The site's editions (mkdocs.yml), for a docs folder of the test's own.
+    code = tr.main(["--config", str(ROOT / "mkdocs.yml"), *argv])
     out = capsys.readouterr()
     return code, out.out, out.err
 
@@ -109,7 +110,7 @@ def test_outdated_with_git_history_shows_a_unified_diff(docs, capsys):
     english = docs / "page.md"
     english.write_text(ENGLISH.replace("Intro text.", "A better intro."), "utf-8")
     git(docs.parent, "commit", "-qam", "edit")
-    (row,) = tr.status(docs)
+    (row,) = tr.status(docs, "zh")
     assert row.state == "outdated"
     assert "-Intro text.\n" in row.changes and "+A better intro.\n" in row.changes
     code, out, _ = run(capsys, "--docs", str(docs), "status", "--check")
@@ -123,7 +124,7 @@ def test_outdated_without_git_lists_changed_sections(docs):
         ENGLISH.replace("A note.", "A longer note.") + "\n## New part\n\nMore.\n",
         "utf-8",
     )
-    (row,) = tr.status(docs)
+    (row,) = tr.status(docs, "zh")
     assert row.state == "outdated"
     assert "~ changed section: Section A" in row.changes
     assert "+ added section: New part" in row.changes
@@ -141,7 +142,7 @@ def test_hash_matching_no_english_version_is_inconsistent(docs):
         ),
         "utf-8",
     )
-    (row,) = tr.status(docs)
+    (row,) = tr.status(docs, "zh")
     assert row.state == "inconsistent"
     assert "0123456789abcdef matches no version of" in row.problems[0]
     assert str(page) in row.problems[0]
@@ -154,7 +155,7 @@ def test_missing(docs):
 
 def test_orphan_is_reported_with_its_file(docs):
     (docs / "lonely.zh.md").write_text("# 孤儿\n", "utf-8")
-    rows = tr.status(docs)
+    rows = tr.status(docs, "zh")
     (orphan,) = [r for r in rows if r.translation == "lonely.zh.md"]
     assert orphan.state == "inconsistent"
     assert "lonely.zh.md: orphan translation" in orphan.problems[0]
@@ -176,7 +177,7 @@ def test_orphan_is_reported_with_its_file(docs):
 def test_broken_front_matter_names_the_file(docs, front, message):
     page = docs / "page.zh.md"
     page.write_text(front + CHINESE, "utf-8")
-    (row,) = tr.status(docs)
+    (row,) = tr.status(docs, "zh")
     assert row.state == "inconsistent"
     assert str(page) in row.problems[0] and message in row.problems[0]
 
@@ -204,7 +205,7 @@ def test_parity_violations_name_file_line_and_difference(docs, old, new, message
     text = page.read_text("utf-8")
     assert old in text
     page.write_text(text.replace(old, new), "utf-8")
-    (row,) = tr.status(docs)
+    (row,) = tr.status(docs, "zh")
     assert row.state == "inconsistent"
     problem = next(p for p in row.problems if message in p)
     path, line, _ = problem.split(":", 2)
@@ -218,7 +219,7 @@ def test_code_drift_report_shows_the_diff(docs):
     page.write_text(
         page.read_text("utf-8").replace("identity_heatmap", "softmax_heatmap"), "utf-8"
     )
-    (violation,) = tr.parity(docs / "page.md", page)
+    (violation,) = tr.parity(docs / "page.md", page, "zh")
     assert "-print(figures.identity_heatmap" in violation.message
     assert "+print(figures.softmax_heatmap" in violation.message
     assert (
@@ -234,7 +235,7 @@ def test_json_output(docs, capsys):
     (docs / "page.zh.md").unlink()
     code, out, _ = run(capsys, "--docs", str(docs), "status", "--json")
     assert code == 0  # without --check, reporting is not failing
-    (row,) = json.loads(out)
+    (row,) = json.loads(out)["zh"]  # one list of rows per translated edition
     assert row["page"] == "page.md" and row["state"] == "missing"
 
 
@@ -248,11 +249,11 @@ def test_new_scaffolds_a_translation(docs, capsys):
     assert 'print(figures.identity_heatmap(lang="zh"))' in text
     assert 'session="page-zh"' in text
     assert text.count(tr.TODO) == 7  # every paragraph, heading and list
-    assert tr.parity(docs / "page.md", page) == []
+    assert tr.parity(docs / "page.md", page, "zh") == []
     code, _, err = run(capsys, "new", str(docs / "page.md"))
     assert code == 2 and "already exists" in err
     # Until every marker is gone, the page is not done and cannot be marked.
-    (row,) = tr.status(docs)
+    (row,) = tr.status(docs, "zh")
     assert row.state == "inconsistent"
     assert (
         row.problems[0].startswith(f"{page}:")
@@ -306,7 +307,7 @@ def test_notebook_provenance_lives_in_notebook_metadata(tmp_path):
 
 def test_the_site_translations_are_complete_and_in_step():
     """The repository's own docs: every page translated, up to date, at parity."""
-    rows = tr.status(ROOT / "docs")
+    rows = tr.status(ROOT / "docs", "zh")
     problems = [
         f"{r.page}: {r.state} {r.problems} {r.changes}"
         for r in rows

@@ -9,12 +9,12 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
+from helpers import LANGS
 
 from attention_docs import figures
 from attention_docs.data import true_function
 from attention_docs.explorable import Explorable, data_json
 from attention_docs.figures import explorables
-from attention_docs.labels import LANGUAGES
 from attention_docs.scores import lookup_scores, soft_lookup, tempered_softmax
 from attention_docs.svg import Drawing
 
@@ -159,7 +159,7 @@ def test_gradient_descent_references_are_the_trained_models_fits(data):
     np.testing.assert_array_equal(figures.cv_curve()[0], np.geomspace(*gd["cv_grid"]))
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("kind", EXPLORERS)
 def test_the_html_carries_the_static_drawing_and_readable_data(kind, lang):
     explorable = EXPLORERS[kind](lang)

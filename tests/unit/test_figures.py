@@ -41,9 +41,10 @@ def test_identity_heatmap_is_deterministic():
     assert figures.identity_heatmap("zh") == figures.identity_heatmap("zh")
 
 
-def test_identity_heatmap_unknown_language():
-    with pytest.raises(ValueError, match="lang"):
-        figures.identity_heatmap("fr")
+def test_a_language_without_labels_is_drawn_in_english_and_a_bad_code_refused():
+    assert str(figures.identity_heatmap("fr")) == str(figures.identity_heatmap("en"))
+    with pytest.raises(ValueError, match="lang must be a locale"):
+        figures.identity_heatmap("French")
 
 
 # Every figure the library publishes that needs no argument but its language:

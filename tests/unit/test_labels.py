@@ -1,19 +1,59 @@
 import re
 
 import pytest
+from helpers import LANGS
 
+from attention_docs import fonts
 from attention_docs.labels import (
-    LABELS,
-    LANGUAGES,
     check_lang,
+    has_table,
     label,
+    languages,
+    missing_labels,
     space_han_and_latin,
+    spaces_han_and_latin,
+    table,
 )
 
+LABELS = {lang: table(lang) for lang in languages()}
 
-def test_every_language_has_every_key():
-    keys = {lang: set(LABELS[lang]) for lang in LANGUAGES}
-    assert keys["zh"] == keys["en"]
+
+def test_every_language_with_a_table_has_every_key():
+    for lang in languages():
+        assert set(LABELS[lang]) == set(LABELS["en"]), lang
+        assert missing_labels(lang) == []
+
+
+def test_every_edition_with_a_table_is_found():
+    # A table the package listing misses would be drawn in English silently.
+    assert set(languages()) == {lang for lang in LANGS if has_table(lang)}
+    assert "zh" in languages()
+
+
+def test_a_language_without_a_table_is_drawn_in_english():
+    assert not has_table("ja")
+    assert label("queries", "ja") == label("queries", "en") == "Queries"
+    assert label("h_learned", "ja", epochs=3) == label("h_learned", "en", epochs=3)
+    assert missing_labels("ja") == list(LABELS["en"])
+    assert fonts.families("ja") == fonts.families("en")
+    assert not spaces_han_and_latin("ja")
+
+
+def test_a_key_a_table_lacks_is_drawn_in_english(monkeypatch):
+    partial = {key: text for key, text in LABELS["zh"].items() if key != "queries"}
+    monkeypatch.setattr(
+        __import__("attention_docs.labels.zh").labels.zh, "LABELS", partial
+    )
+    assert label("queries", "zh") == "Queries"
+    assert label("keys", "zh") == "键"
+    assert missing_labels("zh") == ["queries"]
+
+
+def test_chinese_figures_get_the_cjk_font_and_spacing():
+    assert len(fonts.families("zh")) == 2
+    assert len(fonts.families("en")) == 1
+    assert spaces_han_and_latin("zh")
+    assert not spaces_han_and_latin("en")
 
 
 # Symbols and formula names that read the same in both languages.
@@ -68,8 +108,10 @@ def test_label_fills_in_fields():
 
 def test_lookup_and_errors():
     assert label("queries", "zh") == "查询"
-    with pytest.raises(ValueError, match="lang"):
-        check_lang("de")
+    assert check_lang("de") == "de"  # any locale: drawn in English
+    for bad in ("english", "EN", "zh/", "", "../en", None):
+        with pytest.raises(ValueError, match="lang must be a locale"):
+            check_lang(bad)
     with pytest.raises(KeyError, match="nonexistent"):
         label("nonexistent", "en")
 

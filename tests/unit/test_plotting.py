@@ -53,8 +53,8 @@ def test_titles_must_match_columns():
 
 
 def test_unknown_language():
-    with pytest.raises(ValueError, match="lang"):
-        heatmaps(np.ones((1, 1, 2, 2)), xlabel="k", ylabel="q", lang="fr")
+    with pytest.raises(ValueError, match="lang must be a locale"):
+        heatmaps(np.ones((1, 1, 2, 2)), xlabel="k", ylabel="q", lang="fr-FRANCE")
 
 
 NAMES = {"truth": "T", "prediction": "P", "samples": "S", "x": "x", "y": "y"}

@@ -570,3 +570,15 @@ def test_softmax_matches_scipy_and_takes_minus_infinity_as_zero():
 def test_bad_scores_and_points_are_named(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("argument", ["x_train", "y_train", "x_query"])
+def test_complex_input_is_refused_not_cast_to_real(argument):
+    # NumPy alone would drop the imaginary part with a warning and predict.
+    args = {"x_train": [0.0, 1.0], "y_train": [1.0, 2.0], "x_query": [0.5]}
+    args[argument] = np.asarray(args[argument]) + 1j
+    with pytest.raises(TypeError, match=f"{argument} must be an array of real numbers"):
+        nadaraya_watson(args["x_train"], args["y_train"], args["x_query"])
+    args[argument] = [complex(v) for v in np.real(args[argument])]  # a list, too
+    with pytest.raises(TypeError, match="complex"):
+        nadaraya_watson(args["x_train"], args["y_train"], args["x_query"])

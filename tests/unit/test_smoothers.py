@@ -269,3 +269,13 @@ def test_the_pooling_gradient_is_the_autograd_jacobian(score, h, n, d):
 def test_the_pooling_gradient_names_a_bad_score():
     with pytest.raises(ValueError, match="score must be"):
         pooling_gradient([1.0], [[1.0]], score="cosine")
+
+
+def test_complex_points_and_bandwidths_are_refused():
+    from attention_docs.smoothers import nadaraya_watson_nd
+
+    points = np.zeros((3, 2))
+    with pytest.raises(TypeError, match="must be an array of real numbers"):
+        nadaraya_watson_nd(points + 1j, np.ones(3), points)
+    with pytest.raises(TypeError, match="bandwidths must be an array of real"):
+        nadaraya_watson_nd(points, np.ones(3), points, bandwidths=[1.0, 1j])

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from ..bandwidth import cv_bandwidth
 from ..data import true_function
 from ..explorable import Explorable
-from ..labels import label
+from ..labels import label, spaces_han_and_latin
 from ..pooling import nadaraya_watson
 from ..scores import LOOKUP_SCORES, soft_lookup
 from ..style import BLUE, GREEN, ORANGE, RED, figure_style
@@ -225,6 +225,7 @@ def nadaraya_watson_explorer(lang: str = "en") -> Explorable:
     references = [_nw_result(**setting) for setting in (*NW_REFERENCES, gap)]
     payload = {
         "lang": lang,
+        "spaced": spaces_han_and_latin(lang),
         "keys": data.x_train,
         "values": data.y_train,
         "grid": grid,
@@ -347,6 +348,7 @@ def soft_lookup_explorer(lang: str = "en") -> Explorable:
     references = [_lookup_result(**setting) for setting in LOOKUP_REFERENCES]
     payload = {
         "lang": lang,
+        "spaced": spaces_han_and_latin(lang),
         "names": LOOKUP_NAMES,
         "keys": LOOKUP_KEYS,
         "values": LOOKUP_VALUES,
@@ -410,6 +412,7 @@ def gradient_descent_explorer(lang: str = "en") -> Explorable:
     ]
     payload = {
         "lang": lang,
+        "spaced": spaces_han_and_latin(lang),
         "keys": data.x_train,
         "values": data.y_train,
         "grid": data.x_test,

@@ -1,6 +1,6 @@
 """The figures' text in English, by key (see :func:`attention_docs.labels.label`)."""
 
-EN: dict[str, str] = {
+LABELS: dict[str, str] = {
     # axes and legends
     "keys": "Keys",
     "queries": "Queries",

@@ -1,6 +1,10 @@
 """The figures' text in Simplified Chinese, by key (the same keys as English)."""
 
-ZH: dict[str, str] = {
+# Chinese and Latin letters or digits get a space between them
+# (attention_docs.labels.space_han_and_latin), here and in the explorables.
+SPACE_HAN_AND_LATIN = True
+
+LABELS: dict[str, str] = {
     "keys": "键",
     "queries": "查询",
     "x": "x",

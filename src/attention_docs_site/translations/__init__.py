@@ -1,7 +1,7 @@
 """Translation status, provenance and parity checks for the docs, with a command line.
 
-Every translated page ``page.zh.md`` records in its front matter which version of
-its English source ``page.md`` it translates::
+Every translated page ``page.<lang>.md`` (``page.zh.md``) records in its
+front matter which version of its English source ``page.md`` it translates::
 
     translation:
       source: page.md
@@ -23,7 +23,6 @@ commands.
 
 from .cli import main
 from .pages import (
-    LANGS,
     TranslationError,
     english_pages,
     english_path,
@@ -35,6 +34,7 @@ from .pages import (
     sections,
     source_hash,
     split_front_matter,
+    translation_lang,
     translation_path,
     write_provenance,
 )
@@ -43,7 +43,6 @@ from .scaffold import TODO, mark, scaffold
 from .status import PageStatus, orphans, page_status, status
 
 __all__ = [
-    "LANGS",
     "TODO",
     "PageStatus",
     "TranslationError",
@@ -65,6 +64,7 @@ __all__ = [
     "source_hash",
     "split_front_matter",
     "status",
+    "translation_lang",
     "translation_path",
     "write_provenance",
 ]

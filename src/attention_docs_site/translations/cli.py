@@ -9,7 +9,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from .pages import LANGS, TranslationError
+from ..editions import EditionError, Editions, read_editions
+from .pages import TranslationError, translation_lang
 from .scaffold import TODO, mark, scaffold
 from .status import PageStatus, status
 
@@ -42,6 +43,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Translation status, scaffolding and provenance for the docs.",
     )
     parser.add_argument("--docs", type=Path, default=Path("docs"), help="docs folder")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="the site's mkdocs.yml, whose i18n languages are the editions "
+        "(default: the one beside the docs folder)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     show = commands.add_parser("status", help="one row per English page")
     show.add_argument(
@@ -50,23 +58,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="exit 1 if any page is missing, outdated or inconsistent",
     )
     show.add_argument("--json", action="store_true", help="machine-readable output")
-    show.add_argument("--lang", default="zh", choices=LANGS)
+    show.add_argument("--lang", help="one edition (default: every translated one)")
     new = commands.add_parser("new", help="scaffold a translation of an English page")
     new.add_argument("page", type=Path)
-    new.add_argument("--lang", default="zh", choices=LANGS)
+    new.add_argument("--lang", help="the edition (needed when there are several)")
     done = commands.add_parser("mark", help="record the English version translated")
     done.add_argument("page", type=Path)
     args = parser.parse_args(argv)
     try:
         return _run(args)
-    except TranslationError as error:
+    except (TranslationError, EditionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
 
+def _editions(args: argparse.Namespace) -> Editions:
+    config = args.config or args.docs.parent / "mkdocs.yml"
+    return read_editions(config)
+
+
+def _langs(args: argparse.Namespace) -> list[str]:
+    """The translated editions a command is about; checks a given ``--lang``."""
+    editions = _editions(args)
+    if args.lang:
+        edition = editions.get(args.lang)  # raises, saying how to add it
+        if edition.default:
+            raise EditionError(f"--lang {args.lang}: the pages are written in it")
+        return [edition.lang]
+    return [edition.lang for edition in editions.translated]
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.command == "new":
-        target = scaffold(args.page, args.lang)
+        langs = _langs(args)
+        if len(langs) != 1:
+            raise EditionError(f"say which edition with --lang: {', '.join(langs)}")
+        target = scaffold(args.page, langs[0])
         print(
             f"wrote {target}: translate the paragraphs marked {TODO}, then run "
             f"`python -m attention_docs_site.translations mark {target}`"
@@ -79,10 +106,29 @@ def _run(args: argparse.Namespace) -> int:
             f"at {record['source_hash']}"
         )
         return 0
-    rows = status(args.docs, args.lang)
+    langs = _langs(args)
+    rows = {lang: status(args.docs, lang) for lang in langs}
+    stray = _unbuilt_translations(args.docs, _editions(args))
     if args.json:
-        print(json.dumps([row.__dict__ for row in rows], ensure_ascii=False, indent=2))
+        report = {lang: [row.__dict__ for row in found] for lang, found in rows.items()}
+        print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
-        print(_table(rows))
-    bad = any(row.state != "up to date" for row in rows)
+        tables = [f"# {lang}\n\n{_table(found)}" for lang, found in rows.items()]
+        print("\n\n".join(tables if len(tables) > 1 else map(_table, rows.values())))
+    for problem in stray:
+        print(problem, file=sys.stderr)
+    bad = stray or any(
+        row.state != "up to date" for found in rows.values() for row in found
+    )
     return 1 if args.check and bad else 0
+
+
+def _unbuilt_translations(docs: Path, editions: Editions) -> list[str]:
+    """Translations into a language that mkdocs.yml does not build."""
+    langs = set(editions.langs)
+    return [
+        f"{page}: a translation into {lang!r}, which mkdocs.yml does not build: "
+        f"add it to the i18n plugin's languages (CONTRIBUTING.md, 'Add a language')"
+        for page in sorted(docs.rglob("*.md"))
+        if (lang := translation_lang(page)) and lang not in langs
+    ]

@@ -10,7 +10,6 @@ import yaml
 
 from ..blocks import replace_blocks
 
-LANGS = ("zh",)
 HASH_LENGTH = 16
 SECTION_HASH_LENGTH = 8
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.DOTALL)
@@ -21,7 +20,6 @@ IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)")
 ADMONITION = re.compile(r"^ *(?:!!!|\?\?\?\+?)[ \t]+(\w+)", re.M)
 FOOTNOTE = re.compile(r"^\[\^([^\]]+)\]:", re.M)
 NUMBERED = re.compile(r"^\d+\.[ \t]", re.M)
-EXERCISE_HEADINGS = {"Exercises", "练习"}
 _NOTEBOOK_KEY = "attention_docs_translation"
 
 
@@ -199,20 +197,30 @@ def write_provenance(path: Path, record: dict) -> None:
 # --- locating pages --------------------------------------------------------------
 
 
-def translation_path(english: Path, lang: str = "zh") -> Path:
-    """``docs/page.md`` -> ``docs/page.zh.md``."""
+# A translation's name: page.<locale>.md, the locale as mkdocs.yml lists it.
+_TRANSLATION = re.compile(r"\.([a-z]{2,3}(?:[-_][A-Za-z]{2,4})?)\.md$")
+
+
+def translation_path(english: Path, lang: str) -> Path:
+    """``docs/page.md`` -> ``docs/page.<lang>.md``."""
     return english.with_name(f"{english.name[: -len('.md')]}.{lang}.md")
 
 
 def english_path(translation: Path) -> Path:
-    """``docs/page.zh.md`` -> ``docs/page.md``."""
+    """``docs/page.<lang>.md`` -> ``docs/page.md``."""
     stem = translation.name[: -len(".md")].rsplit(".", 1)[0]
     return translation.with_name(f"{stem}.md")
 
 
+def translation_lang(path: Path) -> str | None:
+    """The language of a translation (``page.<lang>.md``); None for an English page."""
+    found = _TRANSLATION.search(path.name)
+    return found[1] if found else None
+
+
 def is_translation(path: Path) -> bool:
-    """Whether a page is a translation (``page.zh.md``), not an English page."""
-    return any(path.name.endswith(f".{lang}.md") for lang in LANGS)
+    """Whether a page is a translation (``page.<lang>.md``), not an English page."""
+    return translation_lang(path) is not None
 
 
 def english_pages(docs: Path) -> list[Path]:

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..blocks import blocks as code_blocks
+from ..editions import SOURCE_LANG, exercise_headings
 from .pages import (
     ADMONITION,
     DISPLAY_MATH,
-    EXERCISE_HEADINGS,
     FOOTNOTE,
     HEADING,
     IMAGE,
@@ -66,8 +66,8 @@ def _code_blocks(body: str, first_line: int, notebook: bool) -> list[_Block]:
 
 def _to_english(text: str, lang: str) -> str:
     """Undo the only change a translation may make to code: the language."""
-    text = re.sub(rf"""(lang\s*=\s*)(["']){lang}\2""", r'\1"en"', text)
-    return re.sub(rf'session="([^"]+)-{lang}"', r'session="\1-en"', text)
+    text = re.sub(rf"""(lang\s*=\s*)(["']){lang}\2""", rf'\1"{SOURCE_LANG}"', text)
+    return re.sub(rf'session="([^"]+)-{lang}"', rf'session="\1-{SOURCE_LANG}"', text)
 
 
 def _line_of(body: str, first_line: int, offset: int) -> int:
@@ -84,7 +84,7 @@ def _structure(body: str) -> dict[str, _Items]:
     headings = list(HEADING.finditer(prose))
     exercises: _Items = []
     for here, after in zip(headings, [*headings[1:], None], strict=True):
-        if here[2].strip() in EXERCISE_HEADINGS:
+        if here[2].strip() in exercise_headings():
             end = after.start() if after else len(prose)
             found = NUMBERED.finditer(prose, here.end(), end)
             exercises = [(i + 1, m.start()) for i, m in enumerate(found)]
@@ -128,7 +128,7 @@ def _structure_violation(
     return _line_of(body, first_line, at), message
 
 
-def parity(english: Path, translation: Path, lang: str = "zh") -> list[Violation]:
+def parity(english: Path, translation: Path, lang: str) -> list[Violation]:
     """Differences between a translation and its English page that are not allowed.
 
     A translation may change prose, headings and labels, but must run the same

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from ..blocks import blocks
+from ..editions import SOURCE_LANG
 from .pages import (
     TranslationError,
     english_path,
@@ -28,7 +29,7 @@ def todo_lines(path: Path) -> list[int]:
     return [number for number, line in enumerate(lines, 1) if TODO in line]
 
 
-def scaffold(english: Path, lang: str = "zh") -> Path:
+def scaffold(english: Path, lang: str) -> Path:
     """Write a new translation skeleton for an English page.
 
     The front matter records the English version; executable code blocks are
@@ -63,8 +64,9 @@ def scaffold(english: Path, lang: str = "zh") -> Path:
 
 
 def _from_english(text: str, lang: str) -> str:
-    text = re.sub(r"""(lang\s*=\s*)(["'])en\2""", rf'\1"{lang}"', text)
-    return re.sub(r'session="([^"]+)-en"', rf'session="\1-{lang}"', text)
+    source = re.escape(SOURCE_LANG)
+    text = re.sub(rf"""(lang\s*=\s*)(["']){source}\2""", rf'\1"{lang}"', text)
+    return re.sub(rf'session="([^"]+)-{source}"', rf'session="\1-{lang}"', text)
 
 
 def _mark_prose(text: str) -> str:
@@ -97,7 +99,9 @@ def mark(translation: Path) -> dict:
     if not translation.exists():
         raise TranslationError(f"{translation}: no such file")
     if not is_translation(translation):
-        raise TranslationError(f"{translation}: not a translation (expected *.zh.md)")
+        raise TranslationError(
+            f"{translation}: not a translation (expected page.<lang>.md)"
+        )
     english = english_path(translation)
     if not english.exists():
         raise TranslationError(

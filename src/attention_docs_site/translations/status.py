@@ -8,6 +8,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from attention_docs.labels import has_table, missing_labels
+
+from ..editions import SOURCE_LANG
 from .pages import (
     TranslationError,
     english_pages,
@@ -97,7 +100,7 @@ def _changed_sections(record: dict, english_text: str) -> str:
     return "\n".join(lines) or "~ changed: the section list is the same"
 
 
-def page_status(docs: Path, english: Path, lang: str = "zh") -> PageStatus:
+def page_status(docs: Path, english: Path, lang: str) -> PageStatus:
     """The status of one English page's translation.
 
     Parameters:
@@ -175,7 +178,7 @@ def _find_changes(
     ]
 
 
-def orphans(docs: Path, lang: str = "zh") -> list[Path]:
+def orphans(docs: Path, lang: str) -> list[Path]:
     """Translations whose English page does not exist."""
     return sorted(p for p in docs.rglob(f"*.{lang}.md") if not english_path(p).exists())
 
@@ -184,15 +187,18 @@ def _orphan_message(orphan: Path) -> str:
     return f"{orphan}: orphan translation, {english_path(orphan)} does not exist"
 
 
-def status(docs: Path, lang: str = "zh") -> list[PageStatus]:
-    """The status of every page: one row per English page, plus orphans.
+def status(docs: Path, lang: str) -> list[PageStatus]:
+    """The status of every page: one row per English page, orphans, figure labels.
 
     Parameters:
         docs: The docs folder.
         lang: The translation language.
 
     Returns:
-        One status per English page, then one ``inconsistent`` row per orphan.
+        One status per English page, then one ``inconsistent`` row per orphan,
+        then, if the language's figure-label table (``attention_docs/labels``)
+        is missing or lacks keys, a ``missing`` row that names them: those
+        figures are drawn in English.
     """
     if not docs.is_dir():
         raise TranslationError(f"{docs}: no such docs folder")
@@ -206,4 +212,26 @@ def status(docs: Path, lang: str = "zh") -> list[PageStatus]:
                 problems=[_orphan_message(orphan)],
             )
         )
+    labels = label_status(lang)
+    if labels is not None:
+        rows.append(labels)
     return rows
+
+
+def label_status(lang: str) -> PageStatus | None:
+    """A ``missing`` row for a language's untranslated figure labels, if any."""
+    missing = missing_labels(lang)
+    if not missing:
+        return None
+    table = f"src/attention_docs/labels/{lang.replace('-', '_')}.py"
+    if not has_table(lang):
+        problem = (
+            f"{table}: no figure-label table, so its figures are drawn in "
+            f"English; copy src/attention_docs/labels/{SOURCE_LANG}.py to it "
+            "and translate the values"
+        )
+    else:
+        problem = f"{table}: {len(missing)} labels drawn in English: " + ", ".join(
+            missing
+        )
+    return PageStatus("(figure labels)", table, "missing", problems=[problem])

@@ -1,0 +1,123 @@
+"""What the plugin does once every edition is built: the site-wide files.
+
+The logos, the library's wheel, each edition's notebook zip, search index,
+PDF and offline copy, and the check of every internal link. The plugin
+(:meth:`.plugin.AttentionDocsPlugin._finish_site`) calls these in order.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mkdocs.exceptions import PluginError
+
+from . import links
+from .editions import Editions
+from .logo import write_logos
+from .notebook_files import write_notebook_zips
+from .offline import write_offline_zips
+from .pdf import Edition as Book
+from .pdf import book_pages, home_title, write_pdfs
+from .search_split import split_search_index
+from .wheel import write_wheel
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+
+log = logging.getLogger("mkdocs.plugins.attention_docs")
+
+
+def _sizes(paths: list[Path]) -> str:
+    return ", ".join(f"{p.name} ({p.stat().st_size} bytes)" for p in paths)
+
+
+def write_site_files(config: MkDocsConfig, project: Path, editions: Editions) -> None:
+    """The logos, the wheel, the notebook zips and one search index per edition.
+
+    Parameters:
+        config: The build's configuration.
+        project: The repository's root (``pyproject.toml``).
+        editions: The site's editions.
+    """
+    site = Path(config.site_dir)
+    write_logos(site, config.theme["logo"], config.theme["favicon"], config.site_name)
+    wheel = write_wheel(project, site)
+    log.info("attention_docs wheel: %s (%d bytes)", wheel.name, wheel.stat().st_size)
+    write_notebook_zips(site, wheel, {e.lang: e.folder for e in editions})
+    folders = tuple(edition.lang for edition in editions.translated)
+    counts = split_search_index(site, folders)
+    log.info("attention_docs search: one index per edition, %s entries", counts)
+
+
+def print_books(config: MkDocsConfig, editions: Editions, version: str) -> None:
+    """Print each edition's chapters, glossary and references into a PDF.
+
+    Raises:
+        PluginError: Chromium could not print a book; the message says why.
+    """
+    site = Path(config.site_dir)
+    pages = book_pages(config.nav)
+    books = [
+        Book(
+            lang=edition.lang,
+            folder=edition.folder,
+            title=home_title(site, edition.folder),
+            pages=pages,
+            subtitle=edition.word("book_subtitle", version=version),
+            contents=edition.word("book_contents"),
+            built=edition.word("book_built"),
+        )
+        for edition in editions
+    ]
+    try:
+        written = write_pdfs(site, config.site_url, books)
+    except RuntimeError as error:
+        raise PluginError(f"attention_docs pdf: {error}") from None
+    log.info("attention_docs pdf: %s", _sizes(written))
+
+
+def write_offline_copies(config: MkDocsConfig, editions: Editions) -> None:
+    """Zip each edition as an offline copy (:mod:`.offline`)."""
+    folders = {edition.lang: edition.folder for edition in editions}
+    zips = write_offline_zips(Path(config.site_dir), config.site_url, folders)
+    log.info("attention_docs offline copies: %s", _sizes(zips))
+
+
+def check_links(
+    config: MkDocsConfig, unbuilt: tuple[str, ...], sources: Mapping[str, str]
+) -> None:
+    """Fail the build if any internal link or anchor of the built site is broken.
+
+    Parameters:
+        config: The build's configuration.
+        unbuilt: Folders of the site this build left out on purpose (the
+            PDFs, the offline copies): links into them are not checked.
+        sources: Built file (relative to the site) -> its page under ``docs/``,
+            to name the page a broken link comes from.
+
+    Raises:
+        PluginError: Naming every broken link with its page and line.
+    """
+    report = links.check_site(Path(config.site_dir), config.site_url, unbuilt)
+    if report.broken:
+        named = [_name_source(line, sources) for line in report.broken]
+        raise PluginError(
+            f"{len(named)} broken links in the built site:\n  " + "\n  ".join(named)
+        )
+    log.info(
+        "attention_docs links: %d internal links resolve; %d external links "
+        "(python -m attention_docs_site.links %s lists them)",
+        report.checked,
+        len(report.external),
+        config.site_dir,
+    )
+
+
+def _name_source(problem: str, sources: Mapping[str, str]) -> str:
+    """Put the source page in front of a link checker line about a built page."""
+    built = problem.split(":", 1)[0]
+    source = sources.get(built)
+    return f"docs/{source} (built as {problem})" if source else problem

@@ -1,0 +1,223 @@
+"""A third edition is configuration plus translated text ("Add a language").
+
+A copy of the site gets a Japanese edition the way a translator adds one: the
+language in mkdocs.yml, a catalog of interface words, and one translated page
+(the home page); every other page falls back to English. Its strict build
+must give the edition everything the other two have.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from helpers import CHAPTERS, LANGS, ROOT, copy_site, mkdocs_build
+from pypdf import PdfReader
+
+pytestmark = pytest.mark.slow
+
+JA_NAME = "日本語"
+# The catalog's words a reader meets first, in Japanese; the rest stay as
+# copied from English, which the catalog check allows (it checks keys and fields).
+JA_WORDS = {
+    "untranslated_title": "このページはまだ翻訳されていません",
+    "not_found_title": "ページが見つかりません",
+    "book_contents": "目次",
+    "download_pdf": "日本語版 PDF",
+}
+JA_TITLE = "注意のしくみ"
+
+
+def add_japanese(project):
+    """Steps 1 to 4 of "Add a language", on a copy of the site."""
+    config = project / "mkdocs.yml"
+    text, added = re.subn(
+        r"(\n        - locale: zh\n)",
+        f"\n        - locale: ja\n          name: {JA_NAME}\n          build: true\\1",
+        config.read_text("utf-8"),
+    )
+    assert added == 1, "mkdocs.yml lists no zh language to add ja beside"
+    text, searched = re.subn(r"lang: \[en, zh\]", "lang: [en, zh, ja]", text)
+    assert searched == 1
+    config.write_text(text, "utf-8")
+    catalogs = project / "src" / "attention_docs_site" / "catalogs"
+    words = (catalogs / "en.yml").read_text("utf-8")
+    for key, value in JA_WORDS.items():
+        words, found = re.subn(rf"^{key}: .*$", f"{key}: {value}", words, flags=re.M)
+        assert found == 1, key
+    (catalogs / "ja.yml").write_text(words, "utf-8")
+    # The home page, its title translated (the rest may follow in English:
+    # the translation checks compare structure, not words), marked done.
+    english = (project / "docs" / "index.md").read_text("utf-8")
+    translated, titled = re.subn(
+        r"^# .*$", f"# {JA_TITLE}", english, count=1, flags=re.M
+    )
+    assert titled == 1
+    (project / "docs" / "index.ja.md").write_text(translated, "utf-8")
+    marked = translations(project, "mark", "docs/index.ja.md")
+    assert marked.returncode == 0, marked.stderr
+
+
+def translations(project, *argv):
+    return subprocess.run(
+        [sys.executable, "-m", "attention_docs_site.translations", *argv],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(project / "src")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def japanese(tmp_path_factory, site_build):
+    """(project, site, build log) of a copy of the site with a Japanese edition."""
+    base = tmp_path_factory.mktemp("third-edition")
+    project = copy_site(base / "project")
+    add_japanese(project)
+    cache = base / "cache"
+    shutil.copytree(site_build[0].parent / "real-site-cache", cache)
+    site = base / "site"
+    result = mkdocs_build(
+        project, site, pdf=True, cache=cache, library=project / "src", notebooks=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project, site, result.stdout + result.stderr
+
+
+def test_the_edition_has_its_own_search_index(japanese):
+    _, site, log = japanese
+    index = json.loads((site / "ja" / "search" / "search_index.json").read_text())
+    locations = [doc["location"] for doc in index["docs"]]
+    assert locations and not any(loc.startswith(("ja/", "zh/")) for loc in locations)
+    home = next(doc for doc in index["docs"] if doc["location"] == "")
+    assert JA_TITLE in home["title"].replace("\u200b", "")
+    english = json.loads((site / "search" / "search_index.json").read_text())
+    assert not any(
+        JA_TITLE in doc["title"].replace("\u200b", "") for doc in english["docs"]
+    )
+    assert "'ja':" in log  # the build says how many entries each edition has
+
+
+def test_every_page_offers_every_language(japanese):
+    _, site, _ = japanese
+    pages = sorted(site.glob("**/index.html"))
+    assert len(pages) > 3 * len(CHAPTERS)
+    for page in pages:
+        if page.parent.name in ("offline", "pdf"):
+            continue
+        html = page.read_text("utf-8")
+        menu = set(re.findall(r'class="md-select__link"[^>]*hreflang="([^"]+)"', html))
+        menu |= set(re.findall(r'hreflang="([^"]+)"[^>]*class="md-select__link"', html))
+        assert menu == {*LANGS, "ja"}, page.relative_to(site)
+
+
+def test_the_pages_speak_the_edition_s_language(japanese):
+    _, site, _ = japanese
+    home = (site / "ja" / "index.html").read_text("utf-8")
+    assert '<html lang="ja"' in home and JA_TITLE in home
+    assert "ad-untranslated" not in home
+    # Its own downloads (the link check has found their files).
+    assert (
+        '<a class="md-button ad-download" href="../pdf/attention_docs-ja.pdf"' in home
+    )
+    assert JA_WORDS["download_pdf"] in home
+    data = json.loads(
+        re.search(r'<script id="ad-edition"[^>]*>(.*?)</script>', home)[1]
+    )
+    assert data["folder"] == "ja/" and data["folders"] == {**LANGS, "ja": "ja/"}
+    not_found = (site / "404.html").read_text("utf-8")
+    assert JA_WORDS["not_found_title"] in not_found
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_fallback_pages_say_they_are_not_translated(japanese, chapter):
+    _, site, _ = japanese
+    html = (site / "ja" / chapter / "index.html").read_text("utf-8")
+    notice = re.search(r'<div class="admonition info ad-untranslated">.*?</div>', html)
+    assert notice and JA_WORDS["untranslated_title"] in notice[0]
+    assert f"translations new docs/{chapter}.md --lang ja" in notice[0]
+    english = (site / chapter / "index.html").read_text("utf-8")
+    h1 = re.search(r"<h1[^>]*>(.*?)<", english)[1]
+    assert h1 and h1 in html  # the English text, served in the ja edition
+
+
+def test_translation_status_lists_what_is_missing(japanese):
+    project, _, _ = japanese
+    result = translations(project, "status", "--lang", "ja", "--check")
+    assert result.returncode == 1, result.stderr  # pages are missing
+    rows = dict(
+        re.findall(
+            r"^(\S.*?)\s+(up to date|missing|outdated|inconsistent)$",
+            result.stdout,
+            re.M,
+        )
+    )
+    assert rows["index.md"] == "up to date"
+    for chapter in CHAPTERS:
+        assert rows[f"{chapter}.md"] == "missing"
+    assert rows["(figure labels)"] == "missing"
+    assert "src/attention_docs/labels/ja.py" in result.stdout
+    every = translations(project, "status")  # every translated edition
+    assert "# zh" in every.stdout and "# ja" in every.stdout
+
+
+def test_the_downloads_are_made_for_it(japanese):
+    _, site, _ = japanese
+    with zipfile.ZipFile(site / "ja" / "exercises" / "notebooks.zip") as archive:
+        names = archive.namelist()
+    assert any(name.endswith(".ipynb") for name in names)
+    assert all(name.startswith("attention_docs-exercises-ja/") for name in names)
+    with zipfile.ZipFile(site / "offline" / "attention_docs-ja.zip") as archive:
+        names = set(archive.namelist())
+    assert "attention_docs-ja/ja/index.html" in names
+    assert not any(name.startswith("attention_docs-ja/zh/") for name in names)
+    book = PdfReader(site / "pdf" / "attention_docs-ja.pdf")
+    first = book.pages[0].extract_text() + book.pages[1].extract_text()
+    assert JA_TITLE in first and JA_WORDS["book_contents"] in first
+
+
+def test_an_edition_without_a_catalog_fails_the_build_naming_it(tmp_path, warm_cache):
+    project = copy_site(tmp_path / "project")
+    add_japanese(project)
+    (project / "src" / "attention_docs_site" / "catalogs" / "ja.yml").unlink()
+    result = mkdocs_build(
+        project,
+        tmp_path / "site",
+        notebooks=False,
+        cache=warm_cache,
+        library=project / "src",
+    )
+    log = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "'ja' has no interface words" in log
+    assert "catalogs/ja.yml" in log and "Add a language" in log
+
+
+def test_site_language_codes_live_only_in_the_registry_and_the_tables():
+    # grep, as the issue asks: no locale in the plugin, the library, the
+    # templates or the scripts outside mkdocs.yml, the registry (editions.py),
+    # the catalogs and the label tables. Examples in docstrings (``zh/``) and
+    # the figures' default language, English, are not configuration.
+    code = re.compile(
+        r"""["'/](?:zh|en|ja)["'/]|\.zh\.md|zh_CN|lang\s*[!=]==?\s*["']"""
+    )
+    example = re.compile(r"``[^`]*``")
+    places = [
+        *(ROOT / "src").rglob("*.py"),
+        *(ROOT / "src").rglob("*.html"),
+        *(ROOT / "overrides").rglob("*.html"),
+        *(ROOT / "docs" / "assets").glob("*.js"),
+    ]
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in places
+        if not {"labels", "catalogs"} & set(path.parts) and path.name != "editions.py"
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if code.search(example.sub("", line).replace('lang: str = "en"', ""))
+    ]
+    assert found == []
