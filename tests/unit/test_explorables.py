@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
-from helpers import LANGS
+from helpers import LANGS, ROOT
 
 from attention_docs import figures
 from attention_docs.data import true_function
@@ -221,3 +221,35 @@ def test_bad_lookup_input_is_named(call, message):
 def test_tempered_softmax_shares_the_lookup_between_tied_keys():
     weights = tempered_softmax([[2.0, 5.0, 5.0, 1.0]], 0)
     assert weights.tolist() == [[0.0, 0.5, 0.5, 0.0]]
+
+
+SCRIPT = (ROOT / "docs" / "assets" / "explorables.js").read_text("utf-8")
+
+
+def script_figures():
+    """The script's figures: kind -> the body of the function that draws it."""
+    table = re.search(r"const FIGURES = \{(.*?)\};", SCRIPT, re.S)[1]
+    bodies = {}
+    for kind, function in re.findall(r'"([\w-]+)": (\w+)', table):
+        start = SCRIPT.index(f"function {function}(")
+        end = SCRIPT.find("\nfunction ", start + 1)
+        bodies[kind] = SCRIPT[start : end if end != -1 else None]
+    return bodies
+
+
+def test_the_script_draws_exactly_the_library_s_explorables():
+    assert set(script_figures()) == set(EXPLORERS)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", sorted(EXPLORERS))
+def test_every_text_the_script_asks_for_is_in_the_data_with_its_fields(kind, lang):
+    body = script_figures()[kind]
+    text = EXPLORERS[kind](lang).data["text"]
+    calls = re.findall(r'\bt\("(\w+)"(?:,\s*\{([^}]*)\})?', body)
+    assert calls, kind
+    for key, fields in calls:
+        assert key in text, f"{kind}: the script asks for t({key!r}), not in the data"
+        given = set(re.findall(r"(\w+)\s*(?::|,|$)", fields)) if fields else set()
+        needed = set(re.findall(r"\{(\w+)\}", text[key]))
+        assert needed <= given, f"{kind}: t({key!r}) leaves {needed - given} unfilled"
