@@ -7,6 +7,7 @@ import helpers
 import pytest
 
 from attention_docs_site.blocks import blocks
+from attention_docs_site.translations import translation_lang
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -44,7 +45,7 @@ def test_each_executed_block_is_one_figure_call(page):
         call = " ".join(line.strip() for line in lines)
         assert re.fullmatch(r"print\(figures\.\w+\(.*\)\)", call), (page, code)
         session = re.search(r'session="([^"]+)"', options)[1]
-        lang = "zh" if page.name.endswith(".zh.md") else "en"
+        lang = translation_lang(page) or "en"
         assert session == f"{page.name.split('.')[0]}-{lang}", page
         if call.startswith("print(figures.source_listing("):
             continue  # library code, the same in every language

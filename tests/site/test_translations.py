@@ -67,6 +67,8 @@ def docs(tmp_path):
     (folder / "page.md").write_text(ENGLISH, encoding="utf-8")
     (folder / "page.zh.md").write_text(CHINESE, encoding="utf-8")
     tr.mark(folder / "page.zh.md")
+    # Its own two editions, whatever languages the real site adds.
+    (tmp_path / "mkdocs.yml").write_text(TWO_EDITIONS, encoding="utf-8")
     return folder
 
 
@@ -83,9 +85,17 @@ def state(docs):
     return {row.page or row.translation: row.state for row in tr.status(docs, "zh")}
 
 
+TWO_EDITIONS = """plugins:
+  - i18n:
+      languages:
+        - {locale: en, name: English, default: true}
+        - {locale: zh, name: 中文}
+"""
+
+
 def run(capsys, *argv):
-    # The site's editions (mkdocs.yml), for a docs folder of the test's own.
-    code = tr.main(["--config", str(ROOT / "mkdocs.yml"), *argv])
+    # The docs fixture's mkdocs.yml (beside it) names its editions.
+    code = tr.main(list(argv))
     out = capsys.readouterr()
     return code, out.out, out.err
 

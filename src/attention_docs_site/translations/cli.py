@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=Path,
         default=None,
         help="the site's mkdocs.yml, whose i18n languages are the editions "
-        "(default: the one beside the docs folder)",
+        "(default: the first one in a folder above the pages)",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     show = commands.add_parser("status", help="one row per English page")
@@ -73,8 +73,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _editions(args: argparse.Namespace) -> Editions:
-    config = args.config or args.docs.parent / "mkdocs.yml"
-    return read_editions(config)
+    """The editions of ``--config``, else of the first mkdocs.yml above the pages."""
+    if args.config:
+        return read_editions(args.config)
+    start = getattr(args, "page", None) or args.docs
+    for folder in Path(start).resolve().parents:
+        if (folder / "mkdocs.yml").exists():
+            return read_editions(folder / "mkdocs.yml")
+    return read_editions(Path("mkdocs.yml"))
 
 
 def _langs(args: argparse.Namespace) -> list[str]:
