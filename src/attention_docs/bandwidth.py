@@ -7,16 +7,21 @@ other training pairs, with :func:`~attention_docs.pooling.leave_one_out`;
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .checks import as_vector
 from .pooling import leave_one_out
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
 
 def loo_cv_error(
     x_train: np.ndarray,
     y_train: np.ndarray,
-    bandwidths: np.ndarray,
+    bandwidths: ArrayLike,
     *,
     kernel: str = "gaussian",
 ) -> np.ndarray:

@@ -52,6 +52,7 @@ def check_bandwidth(bandwidth: object) -> float:
     """
     if isinstance(bandwidth, bool) or not isinstance(bandwidth, Real):
         raise TypeError(f"bandwidth must be a real number, got {bandwidth!r}")
-    if not (math.isfinite(bandwidth) and bandwidth > 0):
+    value = float(bandwidth)
+    if not (math.isfinite(value) and value > 0):
         raise ValueError(f"bandwidth must be positive and finite, got {bandwidth!r}")
-    return float(bandwidth)
+    return value

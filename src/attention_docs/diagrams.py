@@ -7,7 +7,7 @@ the language of the page.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -32,7 +32,7 @@ _OBJECT_BOTTOM = 3.0
 
 
 def _lines(
-    ax: Axes, x0: float, x1: float, ys: np.ndarray, color: str, lw: float
+    ax: Axes, x0: float, x1: float, ys: Iterable[float], color: str, lw: float
 ) -> None:
     for y in ys:
         ax.plot([x0, x1], [y, y], color=color, lw=lw, solid_capstyle="butt")

@@ -8,6 +8,7 @@ set per figure with ``rc_context``, so the caller's rcParams are untouched.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -20,6 +21,15 @@ from matplotlib.ticker import (
 )
 
 from .style import BLUE, DATA_COLOURS, GREEN, ORANGE, figure_style
+
+
+class _LineProps(TypedDict, total=False):
+    """Keyword arguments of a line, as :meth:`Axes.plot` and ``axvline`` take them."""
+
+    color: str
+    lw: float
+    alpha: float
+    ls: str
 
 
 def heatmaps(
@@ -166,7 +176,7 @@ def regression_panels(
     y_train: np.ndarray | None,
     *,
     names: dict[str, str],
-    titles: np.ndarray | None = None,
+    titles: Sequence[Sequence[str]] | None = None,
     lang: str = "en",
     panel_size: tuple[float, float] = (3.6, 2.6),
 ) -> Figure:
@@ -198,7 +208,7 @@ def regression_panels(
         )
         axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
         for (i, j), ax in np.ndenumerate(axes):
-            samples = None if x_train is None else (x_train, y_train)
+            samples = None if x_train is None or y_train is None else (x_train, y_train)
             _regression_panel(ax, x_test, y_truth, predictions[i, j], samples, names)
             if titles is not None:
                 ax.set_title(titles[i][j])
@@ -211,12 +221,12 @@ def regression_panels(
 
 
 def _check_regression(
-    x_test: object,
-    y_truth: object,
-    predictions: object,
-    x_train: object,
-    y_train: object,
-    titles: object,
+    x_test: np.ndarray,
+    y_truth: np.ndarray,
+    predictions: np.ndarray,
+    x_train: np.ndarray | None,
+    y_train: np.ndarray | None,
+    titles: Sequence[Sequence[str]] | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``x_test`` and ``predictions`` as arrays, once every shape agrees."""
     x_test = _finite("x_test", x_test, 1)
@@ -228,10 +238,11 @@ def _check_regression(
         )
     if (x_train is None) != (y_train is None):
         raise ValueError("x_train and y_train must both be given or both be None")
-    if x_train is not None and np.shape(x_train) != np.shape(y_train):
-        raise ValueError(
-            f"x_train {np.shape(x_train)} and y_train {np.shape(y_train)} differ"
-        )
+    if x_train is not None and y_train is not None:
+        if np.shape(x_train) != np.shape(y_train):
+            raise ValueError(
+                f"x_train {np.shape(x_train)} and y_train {np.shape(y_train)} differ"
+            )
     rows, cols = predictions.shape[:2]
     if titles is not None and np.shape(titles) != (rows, cols):
         raise ValueError(
@@ -243,9 +254,9 @@ def _check_regression(
 def _regression_panel(
     ax: Axes,
     x_test: np.ndarray,
-    y_truth: object,
+    y_truth: np.ndarray,
     prediction: np.ndarray,
-    samples: tuple[object, object] | None,
+    samples: tuple[np.ndarray, np.ndarray] | None,
     names: dict[str, str],
 ) -> None:
     """One panel: the samples (if any), the truth and the prediction."""
@@ -304,8 +315,10 @@ def curves(
             if y.shape != x.shape:
                 raise ValueError(f"series {label!r} has shape {y.shape}, x {x.shape}")
             style = styles[index] if index < len(styles) else "-"
-            colour = {"color": colours[index]} if index < len(colours) else {}
-            ax.plot(x, y, style, label=label, **colour)
+            props: _LineProps = (
+                {"color": colours[index]} if index < len(colours) else {}
+            )
+            ax.plot(x, y, style, label=label, **props)
         for index, (label, path_x, path_y) in enumerate(paths):
             colour = DATA_COLOURS[(index + 1) % len(DATA_COLOURS)]
             _draw_path(ax, label, path_x, path_y, colour)
@@ -322,7 +335,9 @@ def _draw_marks(ax: Axes, marks: Sequence[tuple[float, str]]) -> None:
 
     So marks that coincide stay visible.
     """
-    styles = [{"color": ORANGE, "lw": 4, "alpha": 0.45, "ls": "solid"}]
+    styles: list[_LineProps] = [
+        {"color": ORANGE, "lw": 4, "alpha": 0.45, "ls": "solid"}
+    ]
     styles += [{"color": "0.15", "lw": 1.2, "ls": ls} for ls in ("--", "-.", ":")]
     for index, (position, label) in enumerate(marks):
         ax.axvline(position, label=label, **styles[min(index, 3)])
@@ -342,7 +357,7 @@ def _set_scales(ax: Axes, *, log_x: bool, log_y: bool, xticks: Sequence[float]) 
         ax.xaxis.set_minor_locator(NullLocator())
 
 
-def _draw_path(ax: object, label: str, x: object, y: object, color: str) -> None:
+def _draw_path(ax: Axes, label: str, x: np.ndarray, y: np.ndarray, color: str) -> None:
     """Points joined by a thin line; the first two and the last are numbered."""
     x = _finite(f"path {label!r} x", x, 1)
     y = _finite(f"path {label!r} y", y, 1)

@@ -6,9 +6,14 @@ so the chapters can show that the two give the same weights.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .checks import check_bandwidth
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 def _as_points(name: str, values: object) -> np.ndarray:
@@ -179,7 +184,11 @@ def soft_lookup(
 
 
 def pooling_gradient(
-    query: object, keys: object, *, score: str = "dot_product", bandwidth: float = 1.0
+    query: ArrayLike,
+    keys: object,
+    *,
+    score: str = "dot_product",
+    bandwidth: float = 1.0,
 ) -> np.ndarray:
     """The Jacobian, with respect to the query, of pooling that uses the keys as values.
 

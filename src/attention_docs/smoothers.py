@@ -17,12 +17,16 @@ a family that shares its weights. This module holds the others the chapter
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .checks import as_vector, check_bandwidth, real_array
 from .kernels import get_kernel
 from .pooling import MAX_CHUNK_ELEMENTS, attention_weights
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 def kernel_density(
@@ -244,7 +248,7 @@ def nadaraya_watson_nd(
     y_train: np.ndarray,
     x_query: np.ndarray,
     *,
-    bandwidths: float | np.ndarray = 1.0,
+    bandwidths: ArrayLike = 1.0,
 ) -> np.ndarray:
     """Nadaraya-Watson regression with d-dimensional keys and a Gaussian kernel.
 
@@ -268,7 +272,7 @@ def nadaraya_watson_nd(
 
 
 def cv_error_nd(
-    x_train: np.ndarray, y_train: np.ndarray, bandwidths: float | np.ndarray
+    x_train: np.ndarray, y_train: np.ndarray, bandwidths: ArrayLike
 ) -> float:
     """Leave-one-out cross-validation error of :func:`nadaraya_watson_nd`.
 

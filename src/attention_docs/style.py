@@ -17,12 +17,16 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
 from cycler import cycler
 
 from .fonts import families
 from .labels import check_lang
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 # Data colours, as drawn in the light scheme (matplotlib's C0 to C3); each
 # keeps at least 3:1 against the light and the dark page background. The dark
@@ -37,7 +41,7 @@ _HEX = re.compile(r"#[0-9a-fA-F]{6}\Z")
 
 
 def _channels(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
 def relative_luminance(colour: str) -> float:
@@ -85,8 +89,8 @@ def themed_colour(colour: str, *, strict: bool = True) -> str:
             return INK
         if red == 255:
             return PAPER
-        share = _percent((255 - red) / 255)
-        return f"color-mix(in srgb,{INK} {share},{PAPER})"
+        share = (255 - red) / 255
+        return f"color-mix(in srgb,{INK} {_percent(share)},{PAPER})"
     if colour in PALETTE:
         return f"var({PALETTE[colour]},{colour})"
     if relative_luminance(colour) >= _TINT_LUMINANCE:
@@ -106,7 +110,7 @@ def themed_colour(colour: str, *, strict: bool = True) -> str:
     )
 
 
-BASE_STYLE = {
+BASE_STYLE: dict[RcKeyType, Any] = {
     "font.size": 9,
     "axes.titlesize": 9,
     "axes.labelsize": 9,
@@ -126,6 +130,9 @@ def figure_style(lang: str) -> Iterator[None]:
     Parameters:
         lang: Language of the figure text, which decides the fonts.
     """
-    style = {**BASE_STYLE, "font.family": families(check_lang(lang))}
+    style: dict[RcKeyType, Any] = {
+        **BASE_STYLE,
+        "font.family": families(check_lang(lang)),
+    }
     with mpl.rc_context(style):
         yield

@@ -8,15 +8,19 @@ import io
 import re
 import warnings
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
 from matplotlib.figure import Figure
 
 from .style import themed_colour
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 # No Date/Creator/Format/Type: the RDF metadata block is left out entirely.
 _NO_METADATA = {"Creator": None, "Date": None, "Format": None, "Type": None}
-_SVG_RC = {
+_SVG_RC: dict[RcKeyType, Any] = {
     "svg.fonttype": "none",
     "svg.hashsalt": "attention_docs",
     "svg.image_inline": True,
@@ -61,7 +65,7 @@ _COLOUR = re.compile(r"\b(fill|stroke): (#[0-9a-fA-F]{6})\b")
 
 def _unwrap_groups(parent: ET.Element) -> None:
     """Replace every attribute-less ``<g>`` by its children; it changes nothing."""
-    children = []
+    children: list[ET.Element] = []
     for child in parent:
         _unwrap_groups(child)
         if child.tag == _GROUP and not child.attrib:

@@ -69,6 +69,7 @@ def link_library_calls(markdown: str, label: str) -> str:
         annotations = re.match(
             _ANNOTATIONS.format(indent=re.escape(block.indent)), rest
         )
+        assert annotations is not None  # the pattern is optional: it always matches
         links = ", ".join(f"[{_short_name(n)}][{n}]" for n in names)
         # No space after full-width punctuation such as "："
         space = "" if unicodedata.east_asian_width(label[-1]) in "FW" else " "

@@ -43,11 +43,14 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from .library_reach import Recorder
 from .library_source import LibrarySource
 
 logger = logging.getLogger("mkdocs.plugins.attention_docs.cache")
+
+T = TypeVar("T")
 
 LIBRARY_NAME = "attention_docs"
 # The installed distributions whose version can change a cached output's HTML.
@@ -158,10 +161,10 @@ class Stats:
 
 
 @dataclass(frozen=True)
-class Cached:
+class Cached(Generic[T]):
     """A cached value with the library units its run reached."""
 
-    value: object
+    value: T
     units: frozenset[str]
     hit: bool
 
@@ -262,11 +265,11 @@ class ExecCache:
         self,
         kind: str,
         label: str,
-        compute: Callable[[], tuple[object, bool]],
+        compute: Callable[[], tuple[T, bool]],
         *,
         carried: frozenset[str] = frozenset(),
         **parts: object,
-    ) -> Cached:
+    ) -> Cached[T]:
         """The cached value for ``parts``, computed and stored when missing or outdated.
 
         Parameters:

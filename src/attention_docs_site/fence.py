@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .exec_cache import ExecCache
 
@@ -54,9 +54,9 @@ class CachedFence:
         source: str,
         language: str,
         css_class: str,
-        options: dict,
+        options: dict[str, Any],
         md: Markdown,
-        **kwargs: object,
+        **kwargs: Any,  # noqa: ANN401 (SuperFences' others, for markdown-exec)
     ) -> str:
         """Format one block: its cached output, or markdown-exec's on a miss."""
         session = options.get("session") or ""
@@ -92,8 +92,8 @@ class CachedFence:
         source: str,
         session: str,
         earlier: list[str],
-        args: tuple[object, ...],
-        kwargs: dict[str, object],
+        args: tuple[str, str, dict[str, Any], Markdown],
+        kwargs: dict[str, Any],
     ) -> tuple[str, bool]:
         """Run a block with markdown-exec: ``(html, whether to cache it)``.
 
@@ -114,7 +114,14 @@ class CachedFence:
         return html, watcher.count == 0
 
 
-def _markdown_exec(*args: object, **kwargs: object) -> str:
+def _markdown_exec(
+    source: str,
+    language: str,
+    css_class: str,
+    options: dict[str, Any],
+    md: Markdown,
+    **kwargs: Any,  # noqa: ANN401 (markdown-exec's own type)
+) -> str:
     import markdown_exec
 
-    return markdown_exec.formatter(*args, **kwargs)
+    return markdown_exec.formatter(source, language, css_class, options, md, **kwargs)

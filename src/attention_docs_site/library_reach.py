@@ -32,14 +32,23 @@ import importlib.machinery
 import linecache
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Protocol
 
 from .library_source import LibrarySource, is_function
 
 _RECORDING: list[set[str]] = []  # the sets of the recordings under way
 HOOK = "__attention_docs_reached__"
+
+
+class _Memo(Protocol):
+    """A function under ``functools.cache`` or ``lru_cache``, as used here."""
+
+    def cache_info(self) -> functools._CacheInfo: ...
+
+    def cache_clear(self) -> None: ...
 
 
 def _reached(unit: str) -> None:
@@ -64,7 +73,9 @@ class _Instrument(ast.NodeTransformer):
                         self._report(member, f"{statement.name}.{member.name}")
         return node
 
-    def _report(self, function: ast.FunctionDef, name: str) -> None:
+    def _report(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+    ) -> None:
         first = function.body[0]
         call = ast.Expr(
             ast.Call(
@@ -101,7 +112,10 @@ class _Finder(importlib.abc.MetaPathFinder):
         self.packages: set[str] = set()
 
     def find_spec(
-        self, fullname: str, path: object = None, target: object = None
+        self,
+        fullname: str,
+        path: Sequence[str] | None = None,
+        target: types.ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname.split(".")[0] not in self.packages:
             return None
@@ -115,7 +129,7 @@ class _Finder(importlib.abc.MetaPathFinder):
             return None
         if not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
             return spec
-        spec.loader = _Loader(fullname, spec.origin)
+        spec.loader = _Loader(fullname, spec.loader.path)
         return spec
 
 
@@ -169,7 +183,7 @@ class Recorder:
         self.memo_units: dict[str, set[str]] = {}  # memoised unit -> its reach
         instrument(source.package)
 
-    def _memos(self) -> dict[str, object]:
+    def _memos(self) -> dict[str, _Memo]:
         """The memoised functions that are imported, by unit."""
         found = {}
         for units in self.source.memoised.values():
@@ -196,9 +210,11 @@ class Recorder:
         reached: set[str] = set()
         getlines = linecache.getlines
 
-        def reading(filename: str, *args: object, **kwargs: object) -> list[str]:
+        def reading(
+            filename: str, module_globals: dict[str, Any] | None = None
+        ) -> list[str]:
             reached.update(self.source.units_of_file(_resolved(filename)))
-            return getlines(filename, *args, **kwargs)
+            return getlines(filename, module_globals)
 
         linecache.getlines = reading
         _RECORDING.append(reached)
@@ -209,7 +225,9 @@ class Recorder:
             linecache.getlines = getlines
             self._settle_memos(before, reached)
 
-    def _settle_memos(self, before: dict[str, object], reached: set[str]) -> None:
+    def _settle_memos(
+        self, before: dict[str, functools._CacheInfo], reached: set[str]
+    ) -> None:
         after = {unit: memo.cache_info() for unit, memo in self._memos().items()}
         for unit, info in after.items():
             old = before.get(unit)
@@ -229,7 +247,7 @@ def _resolved(filename: str) -> str:
         return filename
 
 
-def _memo(unit: str) -> object | None:
+def _memo(unit: str) -> _Memo | None:
     """The ``functools`` cache of a memoised unit, if its module is imported."""
     module_name, function = unit.split(":")
     memo = getattr(sys.modules.get(module_name), function, None)

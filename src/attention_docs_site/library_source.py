@@ -16,6 +16,7 @@ import hashlib
 from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 DATA = "<data>"
 
@@ -45,7 +46,9 @@ def _function_spans(tree: ast.Module) -> list[tuple[int, int, str]]:
     return sorted(spans)
 
 
-def is_function(node: ast.AST) -> bool:
+def is_function(
+    node: ast.AST,
+) -> TypeGuard[ast.FunctionDef | ast.AsyncFunctionDef]:
     """Whether a node defines a function (plain or async)."""
     return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
 

@@ -40,8 +40,9 @@ class _Parser(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         for name in ("id", "name") if tag == "a" else ("id",):
-            if values.get(name):
-                self.page.ids.add(values[name])
+            value = values.get(name)
+            if value:
+                self.page.ids.add(value)
         url = values.get(_URL_ATTRIBUTES.get(tag, ""))
         if url is not None:
             self.page.links.append((self.getpos()[0], url))
@@ -134,8 +135,10 @@ def _check_link(
     prefix: str,
 ) -> tuple[str, str | None]:
     """Whether a link is skipped, external or internal, and what is wrong with it."""
-    own = base is not None and url.startswith(base)
-    absolute = urljoin(here, prefix + url[len(base) :] if own else url)
+    relative = url
+    if base is not None and url.startswith(base):  # a link to this site
+        relative = prefix + url[len(base) :]
+    absolute = urljoin(here, relative)
     resolved = urlsplit(absolute)
     if resolved.scheme in _SKIPPED_SCHEMES:
         return "skipped", None

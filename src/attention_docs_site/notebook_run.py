@@ -118,7 +118,13 @@ def _recording(shell: Any, outputs: _Outputs) -> Iterator[None]:  # noqa: ANN401
     from IPython.core.displaypub import DisplayPublisher
 
     class Publisher(DisplayPublisher):
-        def publish(self, data: dict, metadata: dict | None = None, **_: Any) -> None:  # noqa: ANN401
+        def publish(
+            self,
+            data: dict,
+            metadata: dict | None = None,
+            source: object = None,
+            **_: Any,  # noqa: ANN401
+        ) -> None:
             outputs.display(data, metadata)
 
     class Hook(DisplayHook):

@@ -28,6 +28,17 @@ _TEMPLATES = jinja2.Environment(
 )
 
 
+def source_path(page: Page) -> Path:
+    """The file a page is built from.
+
+    Raises:
+        ValueError: The page has no source file (one a plugin generated).
+    """
+    if page.file.abs_src_path is None:
+        raise ValueError(f"{page.file.src_uri} has no source file")
+    return Path(page.file.abs_src_path)
+
+
 def translation_notice(page: Page, edition: Edition, default: Edition) -> str:
     """The notice a page of a translated edition shows above its content, if any.
 
@@ -48,7 +59,7 @@ def translation_notice(page: Page, edition: Edition, default: Edition) -> str:
     if edition.default:
         return ""
     lang = edition.lang
-    source = Path(page.file.abs_src_path)
+    source = source_path(page)
     notice = _TEMPLATES.get_template("translation_notice.html")
     if not source.name.endswith(f".{lang}.md"):
         text = edition.word("untranslated_text", source=page.file.src_uri, lang=lang)

@@ -33,7 +33,7 @@ import functools
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 from urllib.parse import urljoin
 
 from mkdocs.config import base
@@ -65,6 +65,7 @@ from .page_meta import (
     describe_page,
     edition_data,
     edition_downloads,
+    source_path,
     translation_notice,
 )
 from .pdf import PDF_FOLDER
@@ -75,6 +76,14 @@ from .wheel import Wheel, library_wheel
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.pages import Page
+    from mkdocs.utils.templates import TemplateContext
+
+    class _EditionContext(TemplateContext, total=False):
+        """A template's context with what this plugin adds."""
+
+        ad_edition: Edition
+        ad_editions: Editions | None
+
 
 log = logging.getLogger("mkdocs.plugins.attention_docs")
 
@@ -195,13 +204,15 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         return Path(config.config_file_path or ".").resolve().parent
 
     def _start_cache(self, config: MkDocsConfig) -> None:
-        folder = os.environ.get("ATTENTION_DOCS_CACHE_DIR")
-        if folder is None:
+        folder_name = os.environ.get("ATTENTION_DOCS_CACHE_DIR")
+        if folder_name is None:
             folder = Path(config.config_file_path or ".").parent / self.config.cache_dir
+        else:
+            folder = Path(folder_name)
         enabled = switch("ATTENTION_DOCS_CACHE", self.config.cache)
         if self.cache is None:
-            self.cache = ExecCache(Path(folder))
-        self.cache.folder, self.cache.enabled = Path(folder), enabled
+            self.cache = ExecCache(folder)
+        self.cache.folder, self.cache.enabled = folder, enabled
         self.cache.start_build(config.markdown_extensions, config.mdx_configs)
         execute = switch("ATTENTION_DOCS_EXECUTE", self.config.execute_code)
         self.fence = CachedFence(self.cache, execute=execute)
@@ -252,7 +263,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """
         self.page_filter.page = f"docs/{page.file.src_uri}"
         if markdown.startswith("---"):
-            source = Path(page.file.abs_src_path)
+            source = source_path(page)
             split_front_matter(
                 source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
             )
@@ -273,7 +284,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         edition = self._edition(config)
         assert self.editions is not None
         try:
-            check_notebook_rendered(Path(page.file.abs_src_path), html)
+            check_notebook_rendered(source_path(page), html)
             describe_page(page, html)
             notice = translation_notice(page, edition, self.editions.default)
             if is_notebook(html):
@@ -295,22 +306,25 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             raise ValueError(f"{page.file.src_uri}: {error}") from error
 
     def on_page_context(
-        self, context: dict, *, page: Page, config: MkDocsConfig, **_: object
-    ) -> dict:
+        self, context: TemplateContext, *, page: Page, config: MkDocsConfig, **_: object
+    ) -> TemplateContext:
         """Give the templates the page's edition and every edition's words."""
         return self._edition_context(context, config)
 
     def on_template_context(
-        self, context: dict, *, template_name: str, config: MkDocsConfig
-    ) -> dict:
+        self, context: TemplateContext, *, template_name: str, config: MkDocsConfig
+    ) -> TemplateContext:
         """The same for templates without a page (404.html)."""
         return self._edition_context(context, config)
 
-    def _edition_context(self, context: dict, config: MkDocsConfig) -> dict:
+    def _edition_context(
+        self, context: TemplateContext, config: MkDocsConfig
+    ) -> TemplateContext:
         """``ad_edition``, the page's edition, and ``ad_editions``, all of them."""
-        context["ad_edition"] = self._edition(config)
-        context["ad_editions"] = self.editions
-        return context
+        extended = cast("_EditionContext", context)  # the same dict, more keys
+        extended["ad_edition"] = self._edition(config)
+        extended["ad_editions"] = self.editions
+        return extended
 
     def on_post_page(
         self, output: str, *, page: Page, config: MkDocsConfig, **_: object
@@ -320,7 +334,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.sources[built] = page.file.src_uri
         edition = self._edition(config)
         if is_notebook(output):
-            source = Path(page.file.abs_src_path)
+            source = source_path(page)
             executed = self.converter.executed if self.converter else {}
             assert self.wheel is not None
             setup = functools.partial(
@@ -393,7 +407,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             )
             self.said_serve_skips = True
         # The home pages link the PDFs and the offline copies.
-        unbuilt = () if pdfs else (f"{PDF_FOLDER}/",)
+        unbuilt: tuple[str, ...] = () if pdfs else (f"{PDF_FOLDER}/",)
         if self.serving:
             unbuilt += (f"{OFFLINE_FOLDER}/",)
         site_finish.check_links(config, unbuilt, self.sources)

@@ -34,6 +34,13 @@ def _sizes(paths: list[Path]) -> str:
     return ", ".join(f"{p.name} ({p.stat().st_size} bytes)" for p in paths)
 
 
+def _site_url(config: MkDocsConfig, step: str) -> str:
+    """The published site's address, which links out of a PDF or a copy need."""
+    if config.site_url is None:
+        raise PluginError(f"attention_docs {step}: mkdocs.yml must set site_url")
+    return config.site_url
+
+
 def write_site_files(config: MkDocsConfig, project: Path, editions: Editions) -> None:
     """The logos, the wheel, the notebook zips and one search index per edition.
 
@@ -59,6 +66,8 @@ def print_books(config: MkDocsConfig, editions: Editions, version: str) -> None:
         PluginError: Chromium could not print a book; the message says why.
     """
     site = Path(config.site_dir)
+    if config.nav is None:
+        raise PluginError("attention_docs pdf: mkdocs.yml must set nav (its Chapters)")
     pages = book_pages(config.nav)
     books = [
         Book(
@@ -73,7 +82,7 @@ def print_books(config: MkDocsConfig, editions: Editions, version: str) -> None:
         for edition in editions
     ]
     try:
-        written = write_pdfs(site, config.site_url, books)
+        written = write_pdfs(site, _site_url(config, "pdf"), books)
     except RuntimeError as error:
         raise PluginError(f"attention_docs pdf: {error}") from None
     log.info("attention_docs pdf: %s", _sizes(written))
@@ -82,7 +91,8 @@ def print_books(config: MkDocsConfig, editions: Editions, version: str) -> None:
 def write_offline_copies(config: MkDocsConfig, editions: Editions) -> None:
     """Zip each edition as an offline copy (:mod:`.offline`)."""
     folders = {edition.lang: edition.folder for edition in editions}
-    zips = write_offline_zips(Path(config.site_dir), config.site_url, folders)
+    site_url = _site_url(config, "offline copies")
+    zips = write_offline_zips(Path(config.site_dir), site_url, folders)
     log.info("attention_docs offline copies: %s", _sizes(zips))
 
 

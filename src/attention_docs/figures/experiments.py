@@ -241,9 +241,12 @@ def sample_size_errors(
             at_zero[i, j] = squared[0]  # data.x_test[0] == 0
     fixed, cv = errors.mean(axis=2)  # (n_sizes,) each
     log_n = np.log(sizes)
-    slopes = tuple(float(np.polyfit(log_n, np.log(e), 1)[0]) for e in (fixed, cv))
+    fixed_slope, cv_slope = (
+        float(np.polyfit(log_n, np.log(e), 1)[0]) for e in (fixed, cv)
+    )
     n_test = make_dataset(sizes[0], seed=seeds[0]).x_test.size
     share = at_zero.sum(axis=1) / (errors[1].sum(axis=1) * n_test)  # (n_sizes,)
+    slopes = (fixed_slope, cv_slope)
     return SampleSizeErrors(np.array(sizes), fixed, cv, slopes, share)
 
 

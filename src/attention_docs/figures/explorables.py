@@ -9,6 +9,8 @@ numbers when its controls are set there.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -23,6 +25,23 @@ from ..svg import Drawing
 from .experiments import CV_GRID, SHORT_RECIPE, SLOW_RECIPE, chapter_data, trained
 from .parametric import gradient_descent_path
 
+
+class NwSetting(TypedDict):
+    """A setting of the Nadaraya-Watson explorer's controls."""
+
+    kernel: str
+    bandwidth: float
+    query: float
+
+
+class LookupSetting(TypedDict):
+    """A setting of the soft lookup explorer's controls."""
+
+    score: str
+    step: int
+    query: tuple[float, float]
+
+
 # Nadaraya-Watson, live: the kernels offered, the sliders' ranges as
 # (lowest, highest, step), the setting the page opens at, and the settings
 # whose results the library computes for the tests.
@@ -35,10 +54,10 @@ NW_QUERIES = (0.0, 5.0, 0.05)
 NW_BANDWIDTHS = (0.05, 2.0, 0.05)
 
 
-NW_DEFAULT = {"kernel": "gaussian", "bandwidth": 0.5, "query": 1.5}
+NW_DEFAULT: NwSetting = {"kernel": "gaussian", "bandwidth": 0.5, "query": 1.5}
 
 
-NW_REFERENCES = (
+NW_REFERENCES: tuple[NwSetting, ...] = (
     NW_DEFAULT,
     {"kernel": "gaussian", "bandwidth": 1.0, "query": 0.0},
     {"kernel": "boxcar", "bandwidth": 0.25, "query": 2.5},
@@ -69,10 +88,10 @@ LOOKUP_QUERIES = (-2.5, 2.5, 0.1)  # each coordinate
 LOOKUP_STEPS = 20
 
 
-LOOKUP_DEFAULT = {"score": "dot_product", "step": 0, "query": (1.0, 0.5)}
+LOOKUP_DEFAULT: LookupSetting = {"score": "dot_product", "step": 0, "query": (1.0, 0.5)}
 
 
-LOOKUP_REFERENCES = (
+LOOKUP_REFERENCES: tuple[LookupSetting, ...] = (
     LOOKUP_DEFAULT,
     {"score": "dot_product", "step": -21, "query": (1.0, 0.5)},
     {"score": "dot_product", "step": 21, "query": (1.0, 0.5)},
@@ -124,13 +143,17 @@ def _nw_result(kernel: str, bandwidth: float, query: float) -> dict:
     curve, _ = nadaraya_watson(
         data.x_train,
         data.y_train,
-        grid,
+        np.array(grid),
         kernel=kernel,
         bandwidth=bandwidth,
         return_weights=False,
     )
     prediction, weights = nadaraya_watson(
-        data.x_train, data.y_train, [query], kernel=kernel, bandwidth=bandwidth
+        data.x_train,
+        data.y_train,
+        np.array([query]),
+        kernel=kernel,
+        bandwidth=bandwidth,
     )
     return {
         "kernel": kernel,
@@ -221,7 +244,11 @@ def nadaraya_watson_explorer(lang: str = "en") -> Explorable:
     """
     data = chapter_data()
     grid = slider_positions(*NW_QUERIES)
-    gap = {"kernel": NW_GAP_KERNEL, "bandwidth": NW_GAP_BANDWIDTH, "query": gap_query()}
+    gap: NwSetting = {
+        "kernel": NW_GAP_KERNEL,
+        "bandwidth": NW_GAP_BANDWIDTH,
+        "query": gap_query(),
+    }
     references = [_nw_result(**setting) for setting in (*NW_REFERENCES, gap)]
     payload = {
         "lang": lang,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import html
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +32,9 @@ from .experiments import (
     width_selection,
 )
 from .panels import html_table, rate_line, series_names
+
+if TYPE_CHECKING:
+    import torch
 
 
 def density_estimates(lang: str = "en") -> Drawing:
@@ -219,7 +223,9 @@ def boundary_table(lang: str = "en") -> str:
     return html_table(header, rows)
 
 
-def _torch_pooling(keys: object, score: str, h: float, query: object) -> object:
+def _torch_pooling(
+    keys: torch.Tensor, score: str, h: float, query: torch.Tensor
+) -> torch.Tensor:
     """Σ softmax(scores)_i k_i in torch, with the keys as values: (d,)."""
     if score == "dot_product":
         scores = keys @ query  # (n_keys,)

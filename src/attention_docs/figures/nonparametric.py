@@ -174,6 +174,7 @@ def source_listing(name: str) -> str:
     lines, _ = inspect.getsourcelines(target)  # type: ignore[arg-type]
     source = textwrap.dedent("".join(lines))
     function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     first = function.body[0]
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
         kept = source.splitlines()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -87,9 +89,10 @@ def sections(body: str) -> dict[str, str]:
     """
     prose = blank_fences(body)
     starts = [(m.start(), m[2].strip()) for m in HEADING.finditer(prose)]
-    bounds = [(0, INTRO), *starts, (len(body), None)]
+    heads = [(0, INTRO), *starts]
+    ends = [start for start, _ in starts] + [len(body)]
     parts: dict[str, str] = {}
-    for (start, name), (end, _) in zip(bounds, bounds[1:], strict=False):
+    for (start, name), end in zip(heads, ends, strict=True):
         if name == INTRO and not body[start:end].strip():
             continue
         key, counter = name, 1
@@ -131,7 +134,7 @@ def provenance(english_text: str, source: str) -> dict:
     }
 
 
-def is_notebook_front(front: dict) -> bool:
+def is_notebook_front(front: Mapping[str, Any]) -> bool:
     """Whether a page's front matter is a jupytext notebook header."""
     return isinstance(front.get("jupyter"), dict)
 
@@ -149,7 +152,7 @@ def read_provenance(path: Path) -> dict:
     return provenance_record(front, path)
 
 
-def provenance_record(front: dict, path: Path) -> dict:
+def provenance_record(front: Mapping[str, Any], path: Path) -> dict:
     """The provenance record in a translated page's parsed front matter.
 
     Parameters:
