@@ -12,6 +12,8 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +35,7 @@ def _plain(value: object) -> object:
     return value
 
 
-def data_json(data: dict) -> str:
+def data_json(data: Mapping[str, Any]) -> str:
     """The data as compact JSON.
 
     Numbers keep every digit (Python writes the shortest text that reads back
@@ -62,9 +64,11 @@ class Explorable(str):
 
     kind: str
     drawing: Drawing
-    data: dict
+    data: Mapping[str, Any]
 
-    def __new__(cls, kind: str, drawing: Drawing, data: dict) -> Explorable:  # noqa: D102
+    def __new__(  # noqa: D102
+        cls, kind: str, drawing: Drawing, data: Mapping[str, Any]
+    ) -> Explorable:  # noqa: D102
         if not _KIND.fullmatch(kind):
             raise ValueError(
                 f"kind must be lowercase words joined by '-', got {kind!r}"

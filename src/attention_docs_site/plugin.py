@@ -296,10 +296,13 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
                 ) + run_yourself_box(edition.lang, self.wheel, page.url)
                 ids = heading_ids(html)
                 rename_toc(page.toc, ids)
-                return notice + link + rename_headings(slim_notebook(html), ids)
+                body = rename_headings(slim_notebook(html), ids)
+                return notice + link + self._in_its_language(body, page, edition)
             words = catalog(edition.lang)
             html = edition_downloads(render_math(html), page.url, edition)
-            return notice + translate_tooltips(html, words)
+            return notice + self._in_its_language(
+                translate_tooltips(html, words), page, edition
+            )
         except TranslationError:
             raise  # already names the file
         except ValueError as error:
@@ -325,6 +328,17 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         extended["ad_edition"] = self._edition(config)
         extended["ad_editions"] = self.editions
         return extended
+
+    def _in_its_language(self, content: str, page: Page, edition: Edition) -> str:
+        """Mark a page served untranslated as written in the default language.
+
+        Its edition's ``<html lang>`` would make screen readers read the
+        English text as, say, Japanese.
+        """
+        assert self.editions is not None
+        if edition.default or source_path(page).name.endswith(f".{edition.lang}.md"):
+            return content
+        return f'<div lang="{self.editions.default.lang}">{content}</div>'
 
     def on_post_page(
         self, output: str, *, page: Page, config: MkDocsConfig, **_: object

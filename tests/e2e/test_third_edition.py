@@ -140,6 +140,7 @@ def test_fallback_pages_say_they_are_not_translated(japanese, chapter):
     notice = re.search(r'<div class="admonition info ad-untranslated">.*?</div>', html)
     assert notice and JA_WORDS["untranslated_title"] in notice[0]
     assert f"translations new docs/{chapter}.md --lang ja" in notice[0]
+    assert '<div lang="en">' in html  # read as English by screen readers
     english = (site / chapter / "index.html").read_text("utf-8")
     h1 = re.search(r"<h1[^>]*>(.*?)<", english)[1]
     assert h1 and h1 in html  # the English text, served in the ja edition

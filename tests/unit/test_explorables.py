@@ -5,6 +5,7 @@ import json
 import math
 import pickle
 import re
+import typing
 from decimal import Decimal
 
 import numpy as np
@@ -253,3 +254,18 @@ def test_every_text_the_script_asks_for_is_in_the_data_with_its_fields(kind, lan
         given = set(re.findall(r"(\w+)\s*(?::|,|$)", fields)) if fields else set()
         needed = set(re.findall(r"\{(\w+)\}", text[key]))
         assert needed <= given, f"{kind}: t({key!r}) leaves {needed - given} unfilled"
+
+
+SCHEMAS = {
+    "nadaraya-watson": explorables.NadarayaWatsonData,
+    "soft-lookup": explorables.SoftLookupData,
+    "gradient-descent": explorables.GradientDescentData,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EXPLORERS))
+def test_the_data_has_its_schema_s_fields_and_the_script_reads_only_those(kind):
+    schema = set(typing.get_type_hints(SCHEMAS[kind]))
+    assert set(EXPLORERS[kind]("en").data) == schema
+    read = set(re.findall(r"\bdata\.(\w+)", script_figures()[kind]))
+    assert read and read <= schema, f"{kind} reads {read - schema}, not in its schema"

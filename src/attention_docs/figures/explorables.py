@@ -42,6 +42,95 @@ class LookupSetting(TypedDict):
     query: tuple[float, float]
 
 
+# The data each figure's script reads (the page carries it as JSON). The
+# script's text comes from "text", in the page's language; "spaced" says
+# whether that language spaces Chinese from Latin text (labels).
+class _Data(TypedDict):
+    lang: str
+    spaced: bool
+    text: dict[str, str]
+
+
+class NwResult(TypedDict):
+    """One setting's results by :func:`~attention_docs.pooling.nadaraya_watson`.
+
+    The curve over the query grid, and the query's weights and prediction.
+    """
+
+    kernel: str
+    bandwidth: float
+    query: float
+    curve: np.ndarray
+    weights: np.ndarray
+    prediction: float
+
+
+class NadarayaWatsonData(_Data):
+    """The Nadaraya-Watson explorer's data."""
+
+    keys: np.ndarray
+    values: np.ndarray
+    grid: list[float]
+    truth: np.ndarray
+    kernels: dict[str, str]
+    queries: tuple[float, float, float]
+    bandwidths: tuple[float, float, float]
+    default: NwSetting
+    references: list[NwResult]
+
+
+class LookupResult(TypedDict):
+    """One setting's result by :func:`~attention_docs.scores.soft_lookup`."""
+
+    score: str
+    step: int
+    query: tuple[float, float]
+    weights: np.ndarray
+    output: float
+
+
+class SoftLookupData(_Data):
+    """The soft lookup explorer's data."""
+
+    names: tuple[str, ...]
+    keys: tuple[tuple[float, float], ...]
+    values: tuple[float, ...]
+    scores: dict[str, str]
+    queries: tuple[float, float, float]
+    steps: int
+    default: LookupSetting
+    references: list[LookupResult]
+
+
+class GdRun(TypedDict):
+    """One training run: its name in the legend and its iterates w."""
+
+    name: str
+    w: np.ndarray
+
+
+class GdFit(TypedDict):
+    """The fit at one step of one run, by the library's Nadaraya-Watson."""
+
+    run: int
+    step: int
+    bandwidth: float
+    fit: np.ndarray
+
+
+class GradientDescentData(_Data):
+    """The gradient-descent explorer's data."""
+
+    keys: np.ndarray
+    values: np.ndarray
+    grid: np.ndarray
+    truth: np.ndarray
+    cv_grid: tuple[float, float, int]  # lowest h, highest h, number of points
+    h_cv: float
+    runs: list[GdRun]
+    references: list[GdFit]
+
+
 # Nadaraya-Watson, live: the kernels offered, the sliders' ranges as
 # (lowest, highest, step), the setting the page opens at, and the settings
 # whose results the library computes for the tests.
@@ -136,7 +225,7 @@ def _texts(lang: str, keys: tuple[str, ...]) -> dict[str, str]:
     return {key: label(key, lang) for key in keys}
 
 
-def _nw_result(kernel: str, bandwidth: float, query: float) -> dict:
+def _nw_result(kernel: str, bandwidth: float, query: float) -> NwResult:
     """The library's curve over every query position, and one query's weights."""
     data = chapter_data()
     grid = slider_positions(*NW_QUERIES)
@@ -161,7 +250,7 @@ def _nw_result(kernel: str, bandwidth: float, query: float) -> dict:
         "query": query,
         "curve": curve,
         "weights": weights[0],
-        "prediction": prediction[0],
+        "prediction": float(prediction[0]),
     }
 
 
@@ -174,7 +263,7 @@ def gap_query() -> float:
     raise ValueError(f"every query position has a key within {NW_GAP_BANDWIDTH}")
 
 
-def _nw_drawing(result: dict, lang: str) -> Drawing:
+def _nw_drawing(result: NwResult, lang: str) -> Drawing:
     """The fit with the query and its prediction; below, the query's weights."""
     data = chapter_data()
     grid = slider_positions(*NW_QUERIES)
@@ -250,7 +339,7 @@ def nadaraya_watson_explorer(lang: str = "en") -> Explorable:
         "query": gap_query(),
     }
     references = [_nw_result(**setting) for setting in (*NW_REFERENCES, gap)]
-    payload = {
+    payload: NadarayaWatsonData = {
         "lang": lang,
         "spaced": spaces_han_and_latin(lang),
         "keys": data.x_train,
@@ -289,7 +378,7 @@ def nadaraya_watson_explorer(lang: str = "en") -> Explorable:
     return Explorable("nadaraya-watson", drawing, payload)
 
 
-def _lookup_result(score: str, step: int, query: tuple[float, float]) -> dict:
+def _lookup_result(score: str, step: int, query: tuple[float, float]) -> LookupResult:
     outputs, weights = soft_lookup(
         [query],
         LOOKUP_KEYS,
@@ -302,11 +391,11 @@ def _lookup_result(score: str, step: int, query: tuple[float, float]) -> dict:
         "step": step,
         "query": query,
         "weights": weights[0],
-        "output": outputs[0],
+        "output": float(outputs[0]),
     }
 
 
-def _lookup_drawing(result: dict, lang: str) -> Drawing:
+def _lookup_drawing(result: LookupResult, lang: str) -> Drawing:
     keys, weights = np.array(LOOKUP_KEYS), result["weights"]
     with figure_style(lang):
         fig = Figure(figsize=(5.6, 2.8), layout="constrained")
@@ -373,7 +462,7 @@ def soft_lookup_explorer(lang: str = "en") -> Explorable:
     including the lookup (T = 0) and the average (T = ∞) at the slider's ends.
     """
     references = [_lookup_result(**setting) for setting in LOOKUP_REFERENCES]
-    payload = {
+    payload: SoftLookupData = {
         "lang": lang,
         "spaced": spaces_han_and_latin(lang),
         "names": LOOKUP_NAMES,
@@ -408,7 +497,7 @@ def soft_lookup_explorer(lang: str = "en") -> Explorable:
     return Explorable("soft-lookup", _lookup_drawing(references[0], lang), payload)
 
 
-def _gd_fit(run: int, step: int) -> dict:
+def _gd_fit(run: int, step: int) -> GdFit:
     data = chapter_data()
     w = trained(**GD_RECIPES[run]).ws[step]
     fit, _ = nadaraya_watson(
@@ -433,11 +522,11 @@ def gradient_descent_explorer(lang: str = "en") -> Explorable:
     :func:`~attention_docs.pooling.nadaraya_watson`'s fits at chosen steps.
     """
     data = chapter_data()
-    runs = [
+    runs: list[GdRun] = [
         {"name": label("gd_path", lang, **recipe), "w": trained(**recipe).ws}
         for recipe in GD_RECIPES
     ]
-    payload = {
+    payload: GradientDescentData = {
         "lang": lang,
         "spaced": spaces_han_and_latin(lang),
         "keys": data.x_train,
