@@ -23,6 +23,7 @@ _ARTICLE = re.compile(
     r'<article class="md-content__inner md-typeset">(.*?)</article>', re.DOTALL
 )
 _STYLESHEET = re.compile(r'<link rel="stylesheet" href="([^"]+)"')
+_ANNOTATION_MARKER = re.compile(r'(<span class="c1">#\s*\(\d+\))!(</span>)')
 _H1 = re.compile(r"<h1[^>]*>(.*?)</h1>", re.DOTALL)
 _ID = re.compile(r'\bid="([^"]+)"')
 _HREF = re.compile(r'\bhref="([^"]*)"')
@@ -123,6 +124,10 @@ def chapter(
             the book go there.
     """
     article = _EDIT.sub("", _found(_ARTICLE, built, f"{page}: no article"))
+    # A code annotation's marker, "# (1)!", which Material's script turns
+    # into a button on the site: in print, "# (1)" points to the numbered
+    # list after the code, which the book shows as it is.
+    article = _ANNOTATION_MARKER.sub(r"\1\2", article)
     title = _text(_found(_H1, article, f"{page}: the article has no title"))
     site_path = urlsplit(site_url).path
 

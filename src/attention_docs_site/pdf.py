@@ -26,6 +26,7 @@ import io
 import logging
 import os
 import re
+import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +47,7 @@ from .tounicode import ideographs as _ideographs  # noqa: F401 (tests/site/test_
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
+    from pypdf import PdfWriter
 
 __all__ = [
     "PDF_FOLDER",
@@ -91,20 +93,53 @@ def chapter_pages(pdf: bytes, slugs: Sequence[str]) -> list[int]:
     return numbers
 
 
-def build_date(now: datetime.datetime | None = None) -> datetime.datetime:
-    """The build's time: ``SOURCE_DATE_EPOCH`` when set, else now (UTC)."""
+def build_date(
+    project: Path | None = None, now: datetime.datetime | None = None
+) -> datetime.datetime:
+    """The build's time, in UTC.
+
+    ``SOURCE_DATE_EPOCH`` when set; else the time of the last commit of the
+    project's git repository, so that a plain ``mkdocs build`` of a commit
+    prints the same PDFs twice; else (no git) now.
+
+    Parameters:
+        project: The repository's root.
+        now: The time to use when there is neither.
+    """
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch and project is not None:
+        epoch = _last_commit_time(project)
     if epoch:
         return datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC)
     return now or datetime.datetime.now(tz=datetime.UTC)
 
 
-def finished(pdf: bytes, when: datetime.datetime) -> bytes:
-    """The printed PDF, searchable as written and with the build's dates.
+def _last_commit_time(project: Path) -> str | None:
+    """Seconds since the epoch of HEAD's commit, or None outside a git checkout."""
+    try:
+        found = subprocess.run(
+            ["git", "log", "-1", "--format=%ct"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return found.stdout.strip() or None if found.returncode == 0 else None
+
+
+def finished(
+    pdf: bytes, when: datetime.datetime, headings: Sequence[str] | None = None
+) -> bytes:
+    """The printed PDF, searchable as written, with the build's dates.
 
     Every font's text is mapped to ideographs, not radicals (see
     :func:`tounicode.repair`). Chromium dates the PDF when it prints; the
     dates become the build's, so that two builds give the same bytes.
+    Chromium's bookmarks take their titles from the laid-out text, which
+    doubles Chinese headings and glues words at a line break; given the
+    headings' text, in order, the bookmarks get it (:func:`retitle_outline`).
     """
     from pypdf import PdfReader, PdfWriter
 
@@ -116,11 +151,39 @@ def finished(pdf: bytes, when: datetime.datetime) -> bytes:
     finally:
         quiet.setLevel(level)
     tounicode.repair(writer)
+    if headings is not None:
+        retitle_outline(writer, headings)
     stamp = f"D:{when:%Y%m%d%H%M%S}+00'00'"
     writer.add_metadata({"/CreationDate": stamp, "/ModDate": stamp})
     out = io.BytesIO()
     writer.write(out)
     return _renumbered_node_ids(out.getvalue())
+
+
+def retitle_outline(writer: PdfWriter, headings: Sequence[str]) -> None:
+    """Give the bookmarks, in document order, the headings' text.
+
+    Raises:
+        RuntimeError: The outline has not one bookmark per heading.
+    """
+    from pypdf.generic import NameObject, TextStringObject
+
+    items = []
+    outlines = writer.root_object.get("/Outlines")
+    stack = [outlines.get_object().get("/First")] if outlines else []
+    while stack:
+        reference = stack.pop()
+        if reference is None:
+            continue
+        item = reference.get_object()
+        items.append(item)
+        stack += [item.get("/Next"), item.get("/First")]  # children first
+    if len(items) != len(headings):
+        raise RuntimeError(
+            f"the PDF has {len(items)} bookmarks for {len(headings)} headings"
+        )
+    for item, heading in zip(items, headings, strict=True):
+        item[NameObject("/Title")] = TextStringObject(heading)
 
 
 # The IDs of a tagged PDF's structure elements, e.g. (node00030871), which
@@ -140,13 +203,26 @@ def _renumbered_node_ids(pdf: bytes) -> bytes:
     return _NODE_ID.sub(lambda match: rename[match[0]], pdf)
 
 
-def _print(page: Page, address: str, source: Path, text: str) -> bytes:
-    """Print one HTML document, written as ``source`` in the served folder."""
+# The text of each heading Chromium puts in the outline: every rendered h1-h6.
+_HEADINGS = """[...document.querySelectorAll("h1, h2, h3, h4, h5, h6")]
+  .filter((h) => h.getClientRects().length)
+  .map((h) => h.innerText.replace(/\\s+/g, " ").trim())"""
+
+
+def _print(
+    page: Page, address: str, source: Path, text: str
+) -> tuple[bytes, list[str]]:
+    """Print one HTML document, written as ``source`` in the served folder.
+
+    Returns:
+        The PDF, and the text of its headings in order (see :func:`finished`).
+    """
     source.write_text(text, "utf-8")
     page.goto(address + source.name)
     page.wait_for_load_state("load")
     page.evaluate("document.fonts.ready")
-    return page.pdf(
+    headings = page.evaluate(_HEADINGS)
+    pdf = page.pdf(
         format="A4",
         print_background=True,
         display_header_footer=True,
@@ -156,6 +232,7 @@ def _print(page: Page, address: str, source: Path, text: str) -> bytes:
         outline=True,  # bookmarks, from the headings: also how chapters are found
         tagged=True,
     )
+    return pdf, headings
 
 
 def _print_book(
@@ -165,8 +242,11 @@ def _print_book(
     site_url: str,
     edition: Edition,
     date: str,
-) -> bytes:
+) -> tuple[bytes, list[str]]:
     """Print an edition's book twice, the second time with its page numbers.
+
+    Returns:
+        The PDF, and its headings' text (:func:`finished`).
 
     Raises:
         RuntimeError: If numbering the contents moved a chapter to another page.
@@ -178,20 +258,23 @@ def _print_book(
     source = site_dir / f".book-{edition.lang}.html"
     slugs = [section_id(p) for p in book]
     draft = book_html(edition, chapters, styles, None, date)
-    numbers = chapter_pages(_print(page, address, source, draft), slugs)
+    numbers = chapter_pages(_print(page, address, source, draft)[0], slugs)
     final = book_html(edition, chapters, styles, numbers, date)
-    pdf = _print(page, address, source, final)
+    pdf, headings = _print(page, address, source, final)
     if chapter_pages(pdf, slugs) != numbers:
         raise RuntimeError(
             f"{edition.lang} book: numbering its contents moved the "
             f"chapters from pages {numbers}"
         )
     source.unlink()
-    return pdf
+    return pdf, headings
 
 
 def write_pdfs(
-    site_dir: Path, site_url: str, editions: Sequence[Edition]
+    site_dir: Path,
+    site_url: str,
+    editions: Sequence[Edition],
+    project: Path | None = None,
 ) -> list[Path]:
     """Print ``pdf/attention_docs-<lang>.pdf`` for each edition (see above).
 
@@ -199,6 +282,8 @@ def write_pdfs(
         site_dir: The built site.
         site_url: The published site's address, ending in ``/``.
         editions: The books to print.
+        project: The repository, whose last commit dates the PDFs when
+            ``SOURCE_DATE_EPOCH`` is not set (:func:`build_date`).
 
     Returns:
         The PDFs written.
@@ -214,7 +299,7 @@ def write_pdfs(
             f"the PDFs are printed by Chromium: {error}, or build without "
             "them: ATTENTION_DOCS_PDF=off"
         ) from None
-    when = build_date()
+    when = build_date(project)
     written = []
     with serve_folder(site_dir) as server, chromium() as browser:
         address = server + "/"
@@ -225,9 +310,11 @@ def write_pdfs(
         )
         for edition in editions:
             date = f"{when:%Y-%m-%d}"
-            pdf = _print_book(page, address, site_dir, site_url, edition, date)
+            pdf, headings = _print_book(
+                page, address, site_dir, site_url, edition, date
+            )
             target = site_dir / PDF_FOLDER / pdf_name(edition.lang)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(finished(pdf, when))
+            target.write_bytes(finished(pdf, when, headings))
             written.append(target)
     return written

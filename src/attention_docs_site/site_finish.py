@@ -82,7 +82,8 @@ def print_books(config: MkDocsConfig, editions: Editions, version: str) -> None:
         for edition in editions
     ]
     try:
-        written = write_pdfs(site, _site_url(config, "pdf"), books)
+        project = Path(config.config_file_path or ".").resolve().parent
+        written = write_pdfs(site, _site_url(config, "pdf"), books, project)
     except RuntimeError as error:
         raise PluginError(f"attention_docs pdf: {error}") from None
     log.info("attention_docs pdf: %s", _sizes(written))

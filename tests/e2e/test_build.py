@@ -2,6 +2,7 @@
 
 import json
 import re
+from html import unescape as html_unescape
 from pathlib import Path
 
 import jupytext
@@ -412,6 +413,29 @@ def test_pdf_of_each_edition(built_site, lang):
         # The text is the ideographs, not the look-alike radicals of the font.
         assert not re.search("[\u2e80-\u2fdf]", text)
     assert reader.metadata["/CreationDate"] == "D:20251122000000+00'00'"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pdf_bookmarks_are_the_book_s_titles(built_site, lang):
+    """The home title, then each chapter's h1, each with its own headings."""
+    from pypdf import PdfReader
+
+    outline = PdfReader(built_site / "pdf" / f"attention_docs-{lang}.pdf").outline
+    top = [item.title for item in outline if not isinstance(item, list)]
+    assert top == [page_title(built_site, lang, page) for page in ["", *BOOK]]
+    # Under each chapter, its h2 headings as the page shows them (Chromium
+    # had doubled Chinese headings and glued words at line breaks).
+    chapters = [item for item in outline if isinstance(item, list)][1:]
+    for page, children in zip(BOOK, chapters, strict=False):
+        html = (built_site / LANGS[lang] / page / "index.html").read_text("utf-8")
+        html = html.split('<article class="md-content__inner md-typeset">', 1)[1]
+        h2 = [
+            " ".join(re.sub(r"<[^>]+>|&para;", "", text).split())
+            for text in re.findall(r"<h2[^>]*>(.*?)</h2>", html, re.DOTALL)
+        ]
+        titles = [item.title for item in children if not isinstance(item, list)]
+        assert titles == [html_unescape(text) for text in h2[: len(titles)]], page
+        assert len(titles) == len([t for t in h2 if t]), page
 
 
 @pytest.mark.parametrize("lang", LANGS)

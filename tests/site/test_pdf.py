@@ -77,3 +77,47 @@ def test_structure_ids_are_numbered_in_order_whatever_chromium_counted():
     assert first == _renumbered_node_ids(pdf(30872, 30873, 31346))
     assert first == pdf(1, 2, 3)
     assert len(first) == len(pdf(30871, 30872, 31346))
+
+
+def test_the_pdfs_are_dated_by_source_date_epoch_else_the_last_commit(
+    tmp_path, monkeypatch
+):
+    import datetime
+    import subprocess
+
+    from attention_docs_site.pdf import build_date
+
+    now = datetime.datetime(2030, 1, 1, tzinfo=datetime.UTC)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    assert build_date(tmp_path, now) == now  # no git: the clock
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "f").write_text("x")
+    subprocess.run([*git, "add", "f"], cwd=tmp_path, check=True)
+    subprocess.run(
+        [*git, "commit", "-q", "-m", "x"],
+        cwd=tmp_path,
+        check=True,
+        env={
+            **__import__("os").environ,
+            "GIT_COMMITTER_DATE": "2024-05-06T07:08:09Z",
+        },
+    )
+    commit = datetime.datetime(2024, 5, 6, 7, 8, 9, tzinfo=datetime.UTC)
+    assert build_date(tmp_path, now) == commit  # twice the same, a minute apart
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1763769600")
+    assert build_date(tmp_path, now) == datetime.datetime(
+        2025, 11, 22, tzinfo=datetime.UTC
+    )
+
+
+def test_code_annotation_markers_print_as_references_to_the_notes():
+    code = (
+        '<h1>T</h1><pre><code>data = 1  <span class="c1"># (1)!</span>\n'
+        '<span class="c1"># (n_queries, n_keys)</span></code></pre>'
+        "<ol><li>The seed.</li></ol>"
+    )
+    _, section = chapter(built(code), "attention-pooling/", BOOK, URL)
+    assert '<span class="c1"># (1)</span>' in section and "(1)!" not in section
+    assert '<span class="c1"># (n_queries, n_keys)</span>' in section
+    assert "<li>The seed.</li>" in section
