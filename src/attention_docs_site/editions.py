@@ -172,9 +172,14 @@ def site_editions(config: MkDocsConfig) -> Editions:
     return editions_from_languages(i18n.config["languages"])
 
 
-def current_edition(config: MkDocsConfig) -> Edition:
-    """The edition being built; mkdocs-static-i18n builds one after another."""
-    editions = site_editions(config)
+def current_edition(config: MkDocsConfig, editions: Editions | None = None) -> Edition:
+    """The edition being built; mkdocs-static-i18n builds one after another.
+
+    Parameters:
+        config: The build's configuration.
+        editions: Its editions, when already read (:func:`site_editions`).
+    """
+    editions = editions or site_editions(config)
     i18n = config.plugins.get("i18n")
     lang = getattr(i18n, "current_language", None)
     return editions.get(lang) if lang else editions.default

@@ -275,7 +275,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
     def _edition(self, config: MkDocsConfig) -> Edition:
         """The edition being built."""
-        return current_edition(config)
+        return current_edition(config, self.editions)
 
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, **_: object
