@@ -12,6 +12,8 @@ holds one concern:
 - ``exec_cache``: the execution cache; ``fence``: the ``python`` code fence;
   ``blocks``: the one parser of fenced code blocks; ``library_source`` and
   ``library_reach``: the library's units, and which ones a block ran;
+  ``render_cache``: the theme's and plugins' renderings (compiled templates,
+  API entries, search entries) kept between editions and builds;
 - ``notebook_run``: notebooks executed in-process; ``notebook_files``: the
   cached notebook converter and the ``.ipynb`` downloads; ``notebook_pages``:
   notebook page HTML; ``notebook_setup``: the downloads' setup cell;

@@ -7,6 +7,7 @@ import textwrap
 import unicodedata
 
 from .blocks import Block, replace_blocks
+from .code_names import LIBRARY, definition, is_callable
 
 # The list of a block's code annotations (Material), if one follows it.
 _ANNOTATIONS = r"(?:\n\n(?:{indent}\d+\.[ \t][^\n]*(?:\n(?!\n)[^\n]*)*\n?)+)?"
@@ -21,6 +22,9 @@ _FIGURE_CALL = re.compile(r"\bfigures\.(\w+)\(")
 def library_names(code: str) -> list[str]:
     """Full names of the library functions and classes a code block uses.
 
+    Read from the library's source (:func:`.code_names.definition`), without
+    importing it.
+
     Parameters:
         code: Python source of one block.
 
@@ -28,15 +32,14 @@ def library_names(code: str) -> list[str]:
         Dotted names such as ``attention_docs.pooling.nadaraya_watson``, in
         order of first use, each once.
     """
-    import importlib
-
     names = []
     for match in _IMPORT.finditer(code):
-        module = importlib.import_module(match[0].split()[1])
+        short = match[0].split()[1].removeprefix(LIBRARY).lstrip(".") or LIBRARY
         for name in (n.strip() for n in match[1].split(",")):
-            target = getattr(module, name, None)
-            if callable(target):
-                names.append(f"{target.__module__}.{target.__qualname__}")
+            found = definition(short, name)
+            if found is not None and is_callable(*found):
+                where = LIBRARY if found[0] == LIBRARY else f"{LIBRARY}.{found[0]}"
+                names.append(f"{where}.{found[1]}")
     names += [f"attention_docs.figures.{name}" for name in _FIGURE_CALL.findall(code)]
     return list(dict.fromkeys(names))
 

@@ -14,6 +14,7 @@ Command line::
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -49,8 +50,17 @@ class _Parser(HTMLParser):
 
 
 def _parse(path: Path) -> _Page:
+    return _parse_html(path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_html(html: str) -> _Page:
+    """A page's ids and links, remembered (nothing changes a ``_Page``).
+
+    Under ``mkdocs serve`` a rebuild leaves most pages as they were.
+    """
     parser = _Parser()
-    parser.feed(path.read_text(encoding="utf-8"))
+    parser.feed(html)
     parser.close()
     return parser.page
 

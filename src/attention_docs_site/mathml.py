@@ -6,6 +6,7 @@ cells keep ``$...$`` and ``$$...$$``. Both become MathML here.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -17,8 +18,11 @@ _INLINE = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.DOTALL
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', re.DOTALL)
 
 
+@functools.lru_cache(maxsize=4096)
 def latex_to_mathml(latex: str, *, display: bool) -> str:
     """Convert one LaTeX formula to a MathML ``<math>`` element.
+
+    Remembered: most formulas appear in both editions and in every rebuild.
 
     Parameters:
         latex: The formula, without delimiters, as HTML-escaped by Markdown.

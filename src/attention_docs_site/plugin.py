@@ -41,7 +41,7 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from . import site_finish
+from . import render_cache, site_finish
 from .api_links import link_library_calls
 from .code_names import UnknownLibraryName, check_code_names
 from .editions import Edition, Editions, catalog, current_edition, site_editions
@@ -49,7 +49,12 @@ from .exec_cache import ExecCache
 from .fence import EXEC_LOGGER, CachedFence
 from .html_polish import add_to_head, polish_page, translate_tooltips
 from .mathml import render_math
-from .notebook_files import CachedConverter, notebook_name, write_notebook
+from .notebook_files import (
+    CachedConverter,
+    notebook_name,
+    quicken_mkdocs_jupyter,
+    write_notebook,
+)
 from .notebook_pages import (
     check_notebook_rendered,
     download_link,
@@ -69,12 +74,14 @@ from .page_meta import (
     translation_notice,
 )
 from .pdf import PDF_FOLDER
-from .search_split import edition_base
+from .search_split import edition_base, keep_every_edition_s_entries
 from .translations import TranslationError, split_front_matter
 from .wheel import Wheel, library_wheel
 
 if TYPE_CHECKING:
+    import jinja2
     from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
 
@@ -188,6 +195,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.editions = site_editions(config)
         self._start_cache(config)
         self._register_fence(config)
+        keep_every_edition_s_entries()  # each edition searches its own index
         # The library's version: in the footer (overrides/partials), the PDFs'
         # title pages, the notebooks' setup cell and the wheel the site carries.
         self.wheel = library_wheel(self._project(config))
@@ -214,6 +222,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             self.cache = ExecCache(folder)
         self.cache.folder, self.cache.enabled = folder, enabled
         self.cache.start_build(config.markdown_extensions, config.mdx_configs)
+        render_cache.install()
+        render_cache.use(self.cache)
         execute = switch("ATTENTION_DOCS_EXECUTE", self.config.execute_code)
         self.fence = CachedFence(self.cache, execute=execute)
 
@@ -245,6 +255,14 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         assert self.cache is not None
         self.converter = CachedConverter(original, self.cache, execute=execute)
         mkdocs_jupyter.convert.nb2html = self.converter
+        quicken_mkdocs_jupyter()
+
+    def on_env(
+        self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
+    ) -> jinja2.Environment:
+        """Keep the theme's compiled templates between editions and builds."""
+        env.bytecode_cache = render_cache.BYTECODE
+        return env
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, **_: object
@@ -393,6 +411,13 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             stats.misses,
             stats.corrupt,
             stats.outdated,
+        )
+        rendered = render_cache.stats()
+        log.info(
+            "attention_docs render cache: %d hits, %d misses (API entries, "
+            "search entries)",
+            rendered.hits,
+            rendered.misses,
         )
 
     @event_priority(-200)  # after mkdocs-static-i18n (-100) has built every language

@@ -8,10 +8,18 @@ index under its folder (``zh/search/search_index.json``, locations relative to
 loads the index, and resolves result links, from the ``base`` of the page's
 ``__config``. Material's instant navigation reads ``sitemap.xml`` from the same
 base, so the sitemap is copied into each language's folder too.
+
+mkdocs-static-i18n drops an edition's entries that repeat the default
+edition's word for word, so that one shared index does not list a page twice.
+With one index per edition that would leave holes: the API reference's
+docstrings (English in every edition) and the pages an edition serves
+untranslated could not be found in it. :func:`keep_every_edition_s_entries`
+turns that off.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -50,6 +58,30 @@ def split_search_index(site_dir: Path, languages: tuple[str, ...]) -> dict[str, 
     _write(path, index["config"], rest)
     counts["default"] = len(rest)
     return counts
+
+
+@functools.cache
+def keep_every_edition_s_entries() -> None:
+    """Keep the entries mkdocs-static-i18n would drop as duplicates (once).
+
+    Raises:
+        RenderCacheUnsupported: mkdocs-static-i18n has changed shape.
+    """
+    from mkdocs_static_i18n.reconfigure import ExtendedPlugin
+
+    from .render_cache import checked
+
+    drop = checked(
+        ExtendedPlugin,
+        "reconfigure_search_duplicates",
+        ["self", "search_index_entries"],
+    )
+
+    @functools.wraps(drop)
+    def keep(self: ExtendedPlugin, search_index_entries: list[dict]) -> None:
+        """Each edition has its own index: an entry repeated in two is no duplicate."""
+
+    ExtendedPlugin.reconfigure_search_duplicates = keep
 
 
 def _write(path: Path, config: dict, docs: list[dict]) -> None:

@@ -533,6 +533,37 @@ def test_search_finds_the_page_in_its_own_edition(
     assert page.foreign_requests == []
 
 
+# Concepts a student types, in each edition's words: the first hit teaches
+# the concept (a chapter or an exercise), and the API reference comes after.
+CONCEPTS = {
+    "en": ["bandwidth", "Epanechnikov", "softmax", "volitional", "heatmap"],
+    "zh": ["带宽", "Epanechnikov", "softmax", "自主性", "热图"],
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "query"),
+    [(lang, query) for lang, queries in CONCEPTS.items() for query in queries],
+)
+def test_search_ranks_the_chapters_before_the_reference(page, site_url, lang, query):
+    paths = search(page, site_url, LANGS[lang], query)
+    teaching = [
+        SITE_PATH + LANGS[lang] + name + "/" for name in [*CHAPTERS, *NOTEBOOK_PAGES]
+    ]
+    assert paths, query
+    assert paths[0] in teaching, paths[:5]
+    assert page.foreign_requests == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_finds_a_function_s_reference_entry_in_every_edition(
+    page, site_url, lang
+):
+    """The docstrings are English in every edition, and each edition finds them."""
+    paths = search(page, site_url, LANGS[lang], "get_kernel")
+    assert SITE_PATH + LANGS[lang] + "api/" in paths, paths
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("path", PAGES)
 def test_language_switch_lands_on_the_counterpart(page, site_url, path, lang):

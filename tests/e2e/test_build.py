@@ -365,6 +365,42 @@ def test_a_clean_build_is_byte_identical_to_the_real_one(site_build, tmp_path):
     assert "2025-11-22" in (site / "sitemap.xml").read_text("utf-8")
 
 
+RENDER_COUNTS = r"attention_docs render cache: (\d+) hits, (\d+) misses"
+
+
+def test_a_build_from_the_filled_caches_is_byte_identical(
+    site_build, tmp_path, warm_cache
+):
+    """Everything served from the caches: the same bytes as computed anew.
+
+    The real build filled the execution cache and the render caches (API
+    entries, search entries, notebooks' tables of contents, compiled
+    templates); this build of the same commit reads them all. The PDFs are
+    left out (they are printed from these same pages).
+    """
+    site = tmp_path / "warm"
+    env = {"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    result = mkdocs_build(ROOT, site, cache=warm_cache, env=env)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log
+    assert all(m == "0" for _, _, m in re.findall(CACHE_COUNTS, log)), log
+    rendered = re.findall(RENDER_COUNTS, log)
+    assert len(rendered) == 2 and all(int(h) > 10 and m == "0" for h, m in rendered)
+    assert list((warm_cache / "jinja").iterdir())  # compiled templates were kept
+    files = sorted(
+        p.relative_to(site)
+        for p in site.rglob("*")
+        if p.is_file() and p.relative_to(site).parts[0] != "pdf"
+    )
+    assert len(files) > 50
+    different = [
+        str(path)
+        for path in files
+        if (site / path).read_bytes() != (site_build[0] / path).read_bytes()
+    ]
+    assert different == []
+
+
 BOOK = [*CHAPTERS, "glossary", "references"]
 
 

@@ -1,11 +1,18 @@
 """Library names written in code style on a page resolve (code_names)."""
 
+from types import FunctionType
+
 import pytest
 from helpers import ROOT
 
+from attention_docs_site.api_links import library_names
 from attention_docs_site.code_names import (
     UnknownLibraryName,
+    _resolves,
     check_code_names,
+    definition,
+    is_callable,
+    library_modules,
     prose_spans,
 )
 
@@ -68,3 +75,74 @@ def test_code_blocks_and_double_backtick_spans_are_read_as_they_should_be():
     )
     assert prose_spans(markdown) == [(1, "scores.softmax"), (8, "model.train")]
     check_code_names(markdown, "page.md")
+
+
+# The names are read from the library's source; the reference below imports
+# the library and asks Python, as the check did before it read the source.
+
+
+def _imported_modules():
+    import importlib
+    import pkgutil
+
+    package = importlib.import_module("attention_docs")
+    modules = {"attention_docs": package}
+    for info in pkgutil.walk_packages(package.__path__, "attention_docs."):
+        modules[info.name.removeprefix("attention_docs.")] = importlib.import_module(
+            info.name
+        )
+    return modules
+
+
+def _short(module_name):
+    return module_name.removeprefix("attention_docs.") or "attention_docs"
+
+
+def test_the_source_index_knows_every_module_and_where_each_callable_lives():
+    imported = _imported_modules()
+    assert set(library_modules()) == set(imported)
+    checked = 0
+    for short, module in imported.items():
+        for name, value in vars(module).items():
+            home = getattr(value, "__module__", "") or ""
+            if name.startswith("__") or not home.startswith("attention_docs"):
+                continue
+            if isinstance(value, type | FunctionType):
+                expected = (_short(home), value.__qualname__)
+                assert definition(short, name) == expected, f"{short}.{name}"
+                assert is_callable(short, name), f"{short}.{name}"
+                assert _resolves(f"{short}.{name}") is True
+                checked += 1
+    assert checked > 100  # every function and class, where defined and re-exported
+
+
+def test_the_source_index_agrees_with_python_on_class_members_and_missing_names():
+    imported = _imported_modules()
+    for short, module in imported.items():
+        for name, value in vars(module).items():
+            if not isinstance(value, type) or value.__module__ != module.__name__:
+                continue
+            members = library_modules()[short].members.get(name)
+            if members is None:  # a class with bases: left to Python
+                continue
+            for member in members:
+                assert hasattr(value, member) or member in getattr(
+                    value, "__annotations__", {}
+                ), f"{short}.{name}.{member}"
+            assert _resolves(f"{short}.{name}.no_such_member") is False
+        assert _resolves(f"{short}.no_such_name") is False
+        assert not hasattr(module, "no_such_name")
+    assert _resolves("numpy.linspace") is None  # not the library's
+
+
+def test_library_calls_link_to_where_the_library_defines_them():
+    code = (
+        "from attention_docs import nadaraya_watson, KERNELS, figures\n"
+        "from attention_docs.scores import gaussian_scores\n"
+        "figures.kernel_shapes()\n"
+    )
+    assert library_names(code) == [
+        "attention_docs.pooling.nadaraya_watson",
+        "attention_docs.scores.gaussian_scores",
+        "attention_docs.figures.kernel_shapes",
+    ]

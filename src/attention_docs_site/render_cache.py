@@ -1,0 +1,306 @@
+"""Render caches: the theme's and plugins' work that an unchanged input repeats.
+
+A build that executes no code still spent most of its time in three places
+(a profile of a rebuild with nothing changed, see ``benchmarks/build.py``):
+
+- **Jinja compiling templates**, once per template per edition, for the
+  theme and for mkdocstrings, and once per notebook for nbconvert's;
+- **mkdocstrings rendering the API pages** from the library's docstrings;
+- **Material's search plugin** parsing every page's HTML into entries.
+
+Each is put behind a cache keyed on what shapes its output:
+
+- compiled templates go to Jinja's own bytecode cache (in memory, and on disk
+  in the cache folder), which checks each template's source before using it;
+- an API entry's HTML and headings are keyed on the ``:::`` block, the page,
+  the locale, the source of every file of the library, the site's Markdown
+  configuration and the versions of the packages that render it;
+- a page's search entries are keyed on its HTML, address, title, table of
+  contents, front matter and the search configuration.
+
+Entries live in the execution cache's folder (:class:`.exec_cache.ExecCache`),
+are checked the same way, and are not read or written when the cache is off
+(``ATTENTION_DOCS_CACHE=off``). The wrappers are installed once per process
+(:func:`install`) and look up the build's cache, so with no build under way
+(:func:`use` not called) mkdocstrings and the search plugin run as written.
+
+Each wrapper checks that the code it wraps still has the shape it expects,
+and raises :class:`RenderCacheUnsupported` naming it otherwise; the versions
+are pinned by the lock (``requirements/constraints.txt``).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from xml.etree.ElementTree import fromstring, tostring
+
+import jinja2
+
+from .exec_cache import ExecCache, package_version
+
+if TYPE_CHECKING:
+    from mkdocs.structure.toc import AnchorLink
+
+log = logging.getLogger("mkdocs.plugins.attention_docs.cache")
+
+# The distributions whose version can change what these caches hold.
+RENDER_PACKAGES = (
+    "Jinja2",
+    "griffe",
+    "jieba",
+    "mkdocs",
+    "mkdocs-autorefs",
+    "mkdocs-material",
+    "mkdocstrings",
+    "mkdocstrings-python",
+)
+
+
+class RenderCacheUnsupported(RuntimeError):
+    """A wrapped package's code no longer has the shape the cache expects."""
+
+
+@dataclass
+class RenderStats:
+    """What the render caches served during one build."""
+
+    hits: int = 0
+    misses: int = 0
+
+
+class _Build:
+    """The cache and counts of the build under way (one per process)."""
+
+    cache: ExecCache | None = None
+    versions: dict[str, str] = {}  # noqa: RUF012 (replaced, never mutated)
+    stats = RenderStats()
+    # API heading id -> the names it is also known by (from a cached entry)
+    aliases: dict[str, tuple[str, ...]] = {}  # noqa: RUF012 (replaced in use())
+
+
+_BUILD = _Build()
+
+
+class TemplateBytecode(jinja2.BytecodeCache):
+    """Jinja's compiled templates, in memory and, if given a folder, on disk.
+
+    Jinja keys an entry on the template's name and file and checks the
+    source's checksum and the Python version before using it, so an edited
+    template or another Python compiles anew.
+    """
+
+    def __init__(self) -> None:
+        self.memory: dict[str, bytes] = {}
+        self.disk: jinja2.FileSystemBytecodeCache | None = None
+
+    def use_folder(self, folder: Path | None) -> None:
+        """Also keep compiled templates in ``folder`` (None: memory only)."""
+        if folder is None:
+            self.disk = None
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        self.disk = jinja2.FileSystemBytecodeCache(str(folder))
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Fill the bucket from memory, else from the folder (if any)."""
+        data = self.memory.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+        elif self.disk is not None:
+            self.disk.load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Keep the bucket's code in memory and in the folder (if any)."""
+        self.memory[bucket.key] = bucket.bytecode_to_string()
+        if self.disk is not None:
+            self.disk.dump_bytecode(bucket)
+
+
+BYTECODE = TemplateBytecode()
+
+
+def use(cache: ExecCache) -> None:
+    """Serve this build's renderings from ``cache``, and count them anew."""
+    _BUILD.cache = cache
+    _BUILD.versions = {name: package_version(name) for name in RENDER_PACKAGES}
+    _BUILD.stats = RenderStats()
+    _BUILD.aliases = {}
+    BYTECODE.use_folder(cache.folder / "jinja" if cache.enabled else None)
+
+
+def stats() -> RenderStats:
+    """The counts of the build under way."""
+    return _BUILD.stats
+
+
+def lookup(
+    kind: str, compute: Callable[[], Any], valid: Callable[[Any], bool], **parts: object
+) -> Any:  # noqa: ANN401
+    """The cached value of ``kind`` for ``parts``, computed and stored on a miss.
+
+    A stored value that ``valid`` refuses (written by an older version of this
+    module) counts as a miss and is replaced.
+    """
+    cache = _BUILD.cache
+    if cache is None:
+        return compute()
+    key = cache.key(kind, versions=_BUILD.versions, **parts)
+    found = cache.load(key)
+    if found is not None and valid(found):
+        _BUILD.stats.hits += 1
+        return found
+    _BUILD.stats.misses += 1
+    value = compute()
+    cache.store(key, value)
+    return value
+
+
+def checked(owner: object, name: str, expected: Iterable[str]) -> Callable[..., Any]:
+    """``owner.name`` (a class's or a module's), checked to take ``expected``.
+
+    Raises:
+        RenderCacheUnsupported: It is missing or takes other parameters.
+    """
+    import inspect
+
+    original = getattr(owner, name, None)
+    wanted = list(expected)
+    if original is None or list(inspect.signature(original).parameters) != wanted:
+        where = getattr(owner, "__qualname__", getattr(owner, "__name__", owner))
+        module = getattr(owner, "__module__", None)
+        raise RenderCacheUnsupported(
+            f"{module + '.' if module else ''}{where}.{name} changed (expected "
+            f"parameters {wanted}); update attention_docs_site/render_cache.py"
+        )
+    return original
+
+
+def _cache_api_entries() -> None:
+    """The API pages' ``:::`` blocks: HTML, headings and aliases, from the cache."""
+    from mkdocstrings import AutoDocProcessor
+
+    original = checked(
+        AutoDocProcessor,
+        "_process_block",
+        ["self", "identifier", "yaml_block", "heading_level"],
+    )
+
+    @functools.wraps(original)
+    def process_block(
+        self: AutoDocProcessor, identifier: str, yaml_block: str, heading_level: int = 0
+    ) -> tuple[str, Any, Any]:
+        cache = _BUILD.cache
+        page = self._autorefs.current_page
+        if cache is None or page is None:
+            return original(self, identifier, yaml_block, heading_level)
+        import yaml
+
+        handlers = self._handlers
+        name = handlers.get_handler_name(yaml.safe_load(yaml_block) or {})
+        handler = handlers.get_handler(name)
+
+        rendered = []
+
+        def render() -> dict[str, object]:
+            handler.env.bytecode_cache = BYTECODE
+            html, used, _ = original(self, identifier, yaml_block, heading_level)
+            rendered.append(used)
+            # The headings stay on the handler for the extension to take; their
+            # aliases (re-exports) come from what the handler collected.
+            headings = [tostring(h, encoding="unicode") for h in used._headings]
+            aliases = {
+                h.attrib["id"]: list(used.get_aliases(h.attrib["id"]))
+                for h in used._headings
+                if "id" in h.attrib
+            }
+            return {"html": html, "headings": headings, "aliases": aliases}
+
+        entry = lookup(
+            "api",
+            render,
+            lambda entry: (
+                isinstance(entry, dict)
+                and {"html", "headings", "aliases"} <= entry.keys()
+            ),
+            identifier=identifier,
+            options=yaml_block,
+            heading_level=heading_level,
+            handler=name,
+            locale=handlers._locale,
+            page=page.file.src_uri,
+            library=cache.fingerprint,
+        )
+        if not rendered:  # a hit: give the extension the headings to take
+            handler._headings.extend(fromstring(h) for h in entry["headings"])
+        _BUILD.aliases.update(
+            (heading, tuple(names)) for heading, names in entry["aliases"].items()
+        )
+        return entry["html"], handler, None
+
+    AutoDocProcessor._process_block = process_block  # type: ignore[method-assign]
+
+    from mkdocstrings_handlers.python import PythonHandler
+
+    collected = checked(PythonHandler, "get_aliases", ["self", "identifier"])
+
+    @functools.wraps(collected)
+    def get_aliases(self: PythonHandler, identifier: str) -> tuple[str, ...]:
+        """A cached entry's aliases, else those of what the handler collected."""
+        if identifier in _BUILD.aliases:
+            return _BUILD.aliases[identifier]
+        return collected(self, identifier)
+
+    PythonHandler.get_aliases = get_aliases  # type: ignore[method-assign]
+
+
+def _toc(items: Iterable[AnchorLink]) -> list[object]:
+    return [[item.id, item.url, item.title, _toc(item.children)] for item in items]
+
+
+def _cache_search_entries() -> None:
+    """Material's search entries for a page, from the cache."""
+    from material.plugins.search.plugin import SearchIndex
+
+    original = checked(SearchIndex, "add_entry_from_context", ["self", "page"])
+
+    @functools.wraps(original)
+    def add_entry_from_context(self: SearchIndex, page: Any) -> None:  # noqa: ANN401
+        def entries() -> list[dict[str, object]]:
+            start = len(self.entries)
+            original(self, page)
+            added = self.entries[start:]
+            del self.entries[start:]
+            return added
+
+        fields = ("lang", "separator", "pipeline", "fields")
+        found = lookup(
+            "search",
+            entries,
+            lambda entry: isinstance(entry, list),
+            content=page.content,
+            url=page.url,
+            title=page.title,
+            meta=page.meta,
+            toc=_toc(page.toc),
+            config={key: self.config.get(key) for key in fields},
+        )
+        self.entries.extend(copy.deepcopy(found))
+
+    SearchIndex.add_entry_from_context = add_entry_from_context
+
+
+@functools.cache
+def install() -> None:
+    """Put the caches in front of mkdocstrings and the search plugin (once).
+
+    Raises:
+        RenderCacheUnsupported: Either has changed shape.
+    """
+    _cache_api_entries()
+    _cache_search_entries()
