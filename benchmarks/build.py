@@ -4,10 +4,13 @@ Run from the repository root after `bash scripts/setup.sh test`:
 
     .venv/bin/python benchmarks/build.py            # 3 runs of each build scenario
     .venv/bin/python benchmarks/build.py --runs 5 --scale 100000
+    .venv/bin/python benchmarks/build.py --author   # only the builds and serve
+    .venv/bin/python benchmarks/build.py --author --source ../old-clone
 
 It works on a temporary copy of docs/, overrides/, mkdocs.yml and src/ (imported
-first through PYTHONPATH), so the library and prose edits it makes never touch
-the repository. Every figure printed is measured in this one run.
+first through PYTHONPATH) of this checkout, or of ``--source``, so the library
+and prose edits it makes never touch the repository. Every figure printed is
+measured in this one run.
 """
 
 from __future__ import annotations
@@ -62,9 +65,9 @@ def step(message: str) -> None:
         PROGRESS.step(message)
 
 
-def copy_project(target: Path) -> None:
+def copy_project(target: Path, root: Path = ROOT) -> None:
     for name in SOURCES:
-        source = ROOT / name
+        source = root / name
         if source.is_dir():
             shutil.copytree(
                 source,
@@ -75,12 +78,18 @@ def copy_project(target: Path) -> None:
             shutil.copy2(source, target / name)
 
 
+PDF_TIME = re.compile(r"attention_docs pdf: .*, printed in ([\d.]+) s")
+LOGS: list[str] = []  # the last build's log
+
+
 def build(project: Path, **env: str) -> float:
+    """Seconds of one strict build of the project, without PDFs unless ``env`` asks."""
     environment = {
         **os.environ,
         "NO_MKDOCS_2_WARNING": "1",
         "PYTHONPATH": str(project / "src"),
         "ATTENTION_DOCS_CACHE_DIR": str(project / ".cache"),
+        "ATTENTION_DOCS_PDF": "off",
         **env,
     }
     start = time.perf_counter()
@@ -94,6 +103,7 @@ def build(project: Path, **env: str) -> float:
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"build failed:\n{result.stdout}\n{result.stderr}")
+    LOGS[:] = [result.stdout + result.stderr]
     return elapsed
 
 
@@ -131,19 +141,32 @@ print(time.perf_counter() - start)
     return float(result.stdout.strip().splitlines()[-1])
 
 
+FLOOR_COLD = "floor, empty caches"
+FLOOR = "floor: no code, no PDFs"
+PDFS = "printing both PDFs"
+
+
 def scenarios(project: Path, runs: int) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {}
     cache = project / ".cache"
     page = project / "docs" / "attention-pooling.md"
     labels = project / "src" / "attention_docs" / "labels" / "en.py"
+    # The floor: no code executed, no PDFs; its own cache folder, emptied
+    # before the first of its two builds (the render caches', see
+    # attention_docs_site.render_cache).
+    floor_cache = project / ".cache-floor"
     floor = {
         "ATTENTION_DOCS_EXECUTE": "off",
         "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": "false",
-        "ATTENTION_DOCS_CACHE": "off",
+        "ATTENTION_DOCS_PDF": "off",
+        "ATTENTION_DOCS_CACHE_DIR": str(floor_cache),
     }
     for run in range(runs):
-        step(f"run {run + 1}/{runs}: floor (no code executed)")
-        times.setdefault("floor: no code executed", []).append(build(project, **floor))
+        shutil.rmtree(floor_cache, ignore_errors=True)
+        step(f"run {run + 1}/{runs}: floor, empty caches")
+        times.setdefault(FLOOR_COLD, []).append(build(project, **floor))
+        step(f"run {run + 1}/{runs}: floor (no code executed, no PDFs)")
+        times.setdefault(FLOOR, []).append(build(project, **floor))
         shutil.rmtree(cache, ignore_errors=True)
         step(f"run {run + 1}/{runs}: cold build, empty cache")
         times.setdefault("cold build, empty cache", []).append(build(project))
@@ -155,6 +178,14 @@ def scenarios(project: Path, runs: int) -> dict[str, list[float]]:
         labels.write_text(labels.read_text("utf-8") + f"\n# benchmark edit {run}\n")
         step(f"run {run + 1}/{runs}: rebuild after a label-table edit")
         times.setdefault("rebuild, label-table edit", []).append(build(project))
+        step(f"run {run + 1}/{runs}: rebuild with the PDFs")
+        times.setdefault("rebuild with the PDFs", []).append(
+            build(project, ATTENTION_DOCS_PDF="on")
+        )
+        printed = PDF_TIME.search(LOGS[0])
+        # A checkout from before the plugin timed its printing: the difference.
+        printing = times["rebuild with the PDFs"][-1] - times["rebuild, no change"][-1]
+        times.setdefault(PDFS, []).append(float(printed[1]) if printed else printing)
     return times
 
 
@@ -309,8 +340,9 @@ def against_statsmodels(n: int, runs: int) -> tuple[float, float, float]:
 
 def report_builds(times: dict[str, list[float]], once: float) -> float:
     """Print the build scenarios and their targets; return the floor's median."""
-    floor = statistics.median(times["floor: no code executed"])
+    floor = statistics.median(times[FLOOR])
     print(f"\nBuild times, median of {len(times[next(iter(times))])} runs (seconds)\n")
+    print("(no PDFs but in the last; the floor executes no code)\n")
     print(f"{'scenario':<32} {'median':>8} {'/ floor':>8}   runs")
     for name, values in times.items():
         median = statistics.median(values)
@@ -318,20 +350,24 @@ def report_builds(times: dict[str, list[float]], once: float) -> float:
         print(f"{name:<32} {median:8.2f} {median / floor:8.2f}   {runs}")
     cold = statistics.median(times["cold build, empty cache"])
     prose = statistics.median(times["rebuild after a prose edit"])
+    # The earlier targets compare with a floor that caches nothing, as then.
+    empty = statistics.median(times[FLOOR_COLD])
     print(f"\nevery page's code once, one process: {once:.2f} s")
+    print(f"target: mkdocs build floor <= 6 s: {floor:.2f} s ({met(floor <= 6)})")
+    print(f"printing both PDFs: {statistics.median(times[PDFS]):.1f} s (reported)")
     print(
-        f"target: prose-edit rebuild <= 1.5 x floor: {prose / floor:.2f} x "
-        f"({met(prose <= 1.5 * floor)})"
+        f"target: prose-edit rebuild <= 1.5 x floor with empty caches: "
+        f"{prose / empty:.2f} x ({met(prose <= 1.5 * empty)})"
     )
-    limit = floor + 1.3 * once
+    limit = empty + 1.3 * once
     print(
-        f"target: cold build <= floor + 1.3 x code once = {limit:.1f} s: "
-        f"{cold:.1f} s ({met(cold <= limit)})"
+        f"target: cold build <= floor with empty caches + 1.3 x code once = "
+        f"{limit:.1f} s: {cold:.1f} s ({met(cold <= limit)})"
     )
     return floor
 
 
-def report_serve(times: dict[str, list[tuple[float, int]]]) -> None:
+def report_serve(times: dict[str, list[tuple[float, int]]], once: float) -> None:
     """Print the serve scenarios against the no-change rebuild, with targets."""
     print("\nmkdocs serve: from saving a file to the rebuilt page (seconds)\n")
     print(f"{'scenario':<40} {'median':>7} {'/ none':>7} {'re-run':>7}   runs")
@@ -345,12 +381,18 @@ def report_serve(times: dict[str, list[tuple[float, int]]]) -> None:
             f"{name:<40} {medians[name]:7.2f} {medians[name] / base:7.2f} "
             f"{reruns:7.0f}   {runs}"
         )
-    prose = medians["prose edit"] / base
-    function = medians["one figure's function (kernel_shapes)"] / base
-    print(f"target: prose edit <= 1.2 x no change: {prose:.2f} x ({met(prose <= 1.2)})")
+    prose = medians["prose edit"]
+    function = medians["one figure's function (kernel_shapes)"]
+    label = medians["a label table entry"]
+    print(f"target: prose edit <= 1.5 s: {prose:.2f} s ({met(prose <= 1.5)})")
     print(
-        f"target: one-function edit <= 2 x no change: {function:.2f} x "
-        f"({met(function <= 2)})"
+        f"target: one figure's function <= 3 s: {function:.2f} s ({met(function <= 3)})"
+    )
+    limit = 1.2 * (base + once)
+    print(
+        f"target: label-table edit <= 1.2 x (no change + every block's code once) "
+        f"= 1.2 x ({base:.2f} + {once:.2f}) = {limit:.2f} s: {label:.2f} s "
+        f"({met(label <= limit)})"
     )
 
 
@@ -395,6 +437,15 @@ def report_library(n: int) -> None:
     )
 
 
+def commit(checkout: Path) -> str:
+    """The checkout's commit, and whether it has uncommitted changes."""
+    git = ["git", "-C", str(checkout)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True)
+    dirty = subprocess.run([*git, "status", "--porcelain"], capture_output=True)
+    name = head.stdout.decode().strip() or "not a git checkout"
+    return name + (" with uncommitted changes" if dirty.stdout.strip() else "")
+
+
 def met(condition: bool) -> str:
     return "met" if condition else "NOT met"
 
@@ -418,6 +469,18 @@ def main() -> None:
         help="only weigh an already built site (pages, explorables) and stop",
     )
     parser.add_argument(
+        "--author",
+        action="store_true",
+        help="only the author's loop: the build and serve scenarios",
+    )
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=ROOT,
+        metavar="CHECKOUT",
+        help="benchmark another checkout of the project (e.g. the commit before)",
+    )
+    parser.add_argument(
         "--student",
         type=Path,
         metavar="SITE",
@@ -435,18 +498,25 @@ def main() -> None:
         return
 
     global PROGRESS
-    # code once, five builds and four saves under serve per run, the weighed
+    # code once, seven builds and four saves under serve per run, the weighed
     # build, the serve's first build, the student's zips, scale, statsmodels
-    PROGRESS = Progress(total=1 + 9 * args.runs + 2 + 1 + 2)
+    PROGRESS = Progress(total=1 + 11 * args.runs + (1 if args.author else 5))
     with tempfile.TemporaryDirectory() as folder:
         project = Path(folder)
-        copy_project(project)
+        copy_project(project, args.source.resolve())
+        print(f"benchmarking {args.source.resolve()} ({commit(args.source)})")
         step("every page's code once")
         once = code_once(project)
         times = scenarios(project, args.runs)
+        if args.author:
+            served = serve_scenarios(project, args.runs, step)
+            report_builds(times, once)
+            report_serve(served, once)
+            PROGRESS.close()
+            return
         step("cold build to weigh the pages")
         shutil.rmtree(project / ".cache", ignore_errors=True)
-        build(project)
+        build(project, ATTENTION_DOCS_PDF="on")
         weights = page_weights(project / "site")
         explorables = script_sizes(project / "site"), explorable_sizes(project / "site")
         searches = search_sizes(project / "site")
@@ -455,7 +525,7 @@ def main() -> None:
         student = wheel_sizes(project / "site"), student_runs(project / "site")
         served = serve_scenarios(project, args.runs, step)
     report_builds(times, once)
-    report_serve(served)
+    report_serve(served, once)
     report_weights(weights)
     report_explorables(*explorables)
     report_search(searches)

@@ -8,6 +8,7 @@ PDF and offline copy, and the check of every internal link. The plugin
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,12 +82,14 @@ def print_books(config: MkDocsConfig, editions: Editions, version: str) -> None:
         )
         for edition in editions
     ]
+    start = time.perf_counter()
     try:
         project = Path(config.config_file_path or ".").resolve().parent
         written = write_pdfs(site, _site_url(config, "pdf"), books, project)
     except RuntimeError as error:
         raise PluginError(f"attention_docs pdf: {error}") from None
-    log.info("attention_docs pdf: %s", _sizes(written))
+    seconds = time.perf_counter() - start
+    log.info("attention_docs pdf: %s, printed in %.1f s", _sizes(written), seconds)
 
 
 def write_offline_copies(config: MkDocsConfig, editions: Editions) -> None:
