@@ -129,7 +129,9 @@ def offline_link(
         folder = path if path.endswith("/") or not path else path + "/"
         folder = "" if folder in ("./", "") else folder
         return f"{folder}index.html{rest}"
-    if target in site and target not in files:
+    # The downloads are never in a copy, even when this build made none.
+    download = target.startswith((f"{OFFLINE_FOLDER}/", f"{PDF_FOLDER}/"))
+    if download or (target in site and target not in files):
         return site_url + target + rest
     return link
 

@@ -63,6 +63,13 @@ def test_links_into_the_other_edition_go_to_the_published_site():
     )
 
 
+def test_the_downloads_are_on_the_published_site_even_when_this_build_made_none():
+    """A build without PDFs (or before the zips are written) links them there too."""
+    page = "zh/index.html"
+    for link in ("../pdf/attention_docs-zh.pdf", "../offline/attention_docs-zh.zip"):
+        assert offline_link(page, link, ZH, SITE, URL) == URL + link.removeprefix("../")
+
+
 PAGE = """<head><script id="__config" type="application/json">{"base": "..",
 "features": ["navigation.instant", "navigation.instant.progress", "toc.follow"]}
 </script></head><body><a href="../">home</a>
