@@ -82,6 +82,7 @@ def mkdocs_build(
     cache: Path | None = None,
     library: Path | None = None,
     env: dict[str, str] | None = None,
+    executable: str = "mkdocs",
 ) -> subprocess.CompletedProcess:
     """Run a strict `mkdocs build` of a project folder; never raises on failure.
 
@@ -89,7 +90,8 @@ def mkdocs_build(
     executed, for tests about other pages that need not wait for kernels. The
     execution cache is off unless ``cache`` names its folder, so figures come
     from the code under test. ``library`` puts another copy of the library's
-    ``src`` folder first on the import path; ``env`` adds environment variables.
+    ``src`` folder first on the import path; ``env`` adds environment variables;
+    ``executable`` is the module that builds (``"properdocs"``, MkDocs' fork).
     """
     environment = {
         **os.environ,
@@ -106,7 +108,8 @@ def mkdocs_build(
             filter(None, [str(library), os.environ.get("PYTHONPATH")])
         )
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
+        [sys.executable, "-m", executable, "build", "--strict", "-f", "mkdocs.yml"]
+        + ["-d", str(site_dir)],
         cwd=project,
         env=environment,
         capture_output=True,

@@ -143,12 +143,35 @@ class PageInWarnings(logging.Filter):
         return True
 
 
-_I18N_LOG = logging.getLogger("mkdocs.plugins.mkdocs_static_i18n.reconfigure")
-
-
 def _answered_instant_warning(record: logging.LogRecord) -> bool:
     """Drop i18n's warning about navigation.instant, which language.js answers."""
     return "compatible with theme.features = navigation.instant" not in str(record.msg)
+
+
+def _i18n_logger() -> logging.Logger:
+    """The logger of mkdocs-static-i18n's configuration step, whatever its name.
+
+    Its name depends on the executable: ``mkdocs.plugins...`` under MkDocs,
+    ``properdocs.plugins...`` under ProperDocs, which aliases the ``mkdocs``
+    package; the module's own logger object is the same under both.
+    """
+    from mkdocs_static_i18n import reconfigure
+
+    found: logging.Logger | logging.LoggerAdapter = reconfigure.log
+    return found.logger if isinstance(found, logging.LoggerAdapter) else found
+
+
+def build_log_roots() -> list[logging.Logger]:
+    """The loggers whose handlers print the build's messages.
+
+    ``mkdocs``, and under ProperDocs (whose ``mkdocs`` package is an alias
+    of ``properdocs``) ``properdocs``, which holds the handlers.
+    """
+    import mkdocs
+
+    return [
+        logging.getLogger(name) for name in dict.fromkeys(("mkdocs", mkdocs.__name__))
+    ]
 
 
 def nested_language_build(config: MkDocsConfig) -> bool:
@@ -170,7 +193,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         # points the menu at each new page's counterpart and loads the other
         # edition in full, so that warning is answered; the plugin exists
         # before i18n's on_config logs it.
-        _I18N_LOG.addFilter(_answered_instant_warning)
+        _i18n_logger().addFilter(_answered_instant_warning)
         self.page_filter = PageInWarnings()
         # Built file (relative to site_dir) -> its source, for link messages.
         self.sources: dict[str, str] = {}
@@ -201,9 +224,9 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.wheel = library_wheel(self._project(config))
         config.extra["library_version"] = self.wheel.version
         self._wrap_notebooks()
-        for handler in logging.getLogger("mkdocs").handlers:
-            if self.page_filter not in handler.filters:
-                handler.addFilter(self.page_filter)
+        for root in build_log_roots():
+            for handler in root.handlers:
+                handler.addFilter(self.page_filter)  # added once: it skips a filter it has
         return config
 
     @staticmethod
