@@ -47,6 +47,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 BROWSER_TESTS = (
     E2E / "test_browser.py",
     E2E / "test_explorables_browser.py",
+    E2E / "test_figure_text.py",
     E2E / "test_offline_browser.py",
 )
 

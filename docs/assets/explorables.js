@@ -160,11 +160,17 @@ function panel(svg, box, xDomain, yDomain, options = {}) {
   return { x, y, g: node("g", {}, svg) };
 }
 
+// A legend's rows are more than a line apart, so that the lines' boxes do not
+// overlap (tests/e2e/test_figure_text.py): the CJK font the Chinese edition
+// draws the figures' 11 px text in has a line 1.45 em, 16 units, tall.
+const LEGEND_ROW = 17;
+
 function legend(svg, at, entries, width) {
   const g = node("g", { class: "ad-legend" }, svg);
-  node("rect", { x: at[0] - 6, y: at[1] - 13, width, height: entries.length * 14 + 6, class: "ad-legend-box" }, g);
+  const height = (entries.length - 1) * LEGEND_ROW + 20;
+  node("rect", { x: at[0] - 6, y: at[1] - 13, width, height, class: "ad-legend-box" }, g);
   entries.forEach(([text, colour, shape], i) => {
-    const y = at[1] + i * 14;
+    const y = at[1] + i * LEGEND_ROW;
     if (shape === "dot") node("circle", { cx: at[0] + 8, cy: y - 3.5, r: 3.5, class: `ad-c${colour} ad-fill` }, g);
     else node("line", { x1: at[0], x2: at[0] + 16, y1: y - 3.5, y2: y - 3.5, class: `ad-c${colour} ad-line${shape ? " ad-dashed" : ""}` }, g);
     node("text", { x: at[0] + 22, y }, g, text);

@@ -8,7 +8,7 @@ set per figure with ``rc_context``, so the caller's rcParams are untouched.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -177,6 +177,7 @@ def regression_panels(
     *,
     names: dict[str, str],
     titles: Sequence[Sequence[str]] | None = None,
+    row_labels: Sequence[str] | None = None,
     lang: str = "en",
     panel_size: tuple[float, float] = (3.6, 2.6),
 ) -> Figure:
@@ -192,6 +193,9 @@ def regression_panels(
         names: Text for ``"truth"``, ``"prediction"``, ``"samples"``, ``"x"``
             and ``"y"`` (legend entries and axis labels).
         titles: Panel titles of shape (rows, cols), or None.
+        row_labels: One label per row, written downwards at the right of
+            the row, or None. What a whole row shares goes here rather than
+            into each title, so that titles stay short enough not to meet.
         lang: Language of the text, which decides the fonts.
         panel_size: Width and height of one panel, in inches.
 
@@ -199,12 +203,14 @@ def regression_panels(
         The figure; the legend is on the first panel.
     """
     x_test, predictions = _check_regression(
-        x_test, y_truth, predictions, x_train, y_train, titles
+        x_test, y_truth, predictions, x_train, y_train, titles, row_labels
     )
     rows, cols = predictions.shape[:2]
+    margin = 0.0 if row_labels is None else _ROW_LABEL_WIDTH
     with figure_style(lang):
         fig = Figure(
-            figsize=(panel_size[0] * cols, panel_size[1] * rows), layout="constrained"
+            figsize=(panel_size[0] * cols + margin, panel_size[1] * rows),
+            layout="constrained",
         )
         axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
         for (i, j), ax in np.ndenumerate(axes):
@@ -212,6 +218,8 @@ def regression_panels(
             _regression_panel(ax, x_test, y_truth, predictions[i, j], samples, names)
             if titles is not None:
                 ax.set_title(titles[i][j])
+            if row_labels is not None and j == cols - 1:
+                _row_label(ax, row_labels[i])
             if i == rows - 1:
                 ax.set_xlabel(names["x"])
             if j == 0:
@@ -227,6 +235,7 @@ def _check_regression(
     x_train: np.ndarray | None,
     y_train: np.ndarray | None,
     titles: Sequence[Sequence[str]] | None,
+    row_labels: Sequence[str] | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``x_test`` and ``predictions`` as arrays, once every shape agrees."""
     x_test = _finite("x_test", x_test, 1)
@@ -248,7 +257,34 @@ def _check_regression(
         raise ValueError(
             f"titles must have shape {(rows, cols)}, got {np.shape(titles)}"
         )
+    if row_labels is not None and len(row_labels) != rows:
+        raise ValueError(
+            f"row_labels must have one entry per row ({rows}), got {len(row_labels)}"
+        )
     return x_test, predictions
+
+
+# Room a row label takes at the right of a grid, in inches: a line of text.
+_ROW_LABEL_WIDTH = 0.25
+
+
+def _row_label(ax: Axes, text: str) -> None:
+    """A row's label, read downwards just right of the row's last panel.
+
+    Downwards (rotated a quarter turn clockwise) is how Chinese text set
+    vertically reads too. The label is part of the axes' layout, so a
+    constrained layout makes room for it.
+    """
+    ax.annotate(
+        text,
+        xy=(1, 0.5),
+        xycoords="axes fraction",
+        xytext=(6, 0),
+        textcoords="offset points",
+        rotation=270,
+        ha="left",
+        va="center",
+    )
 
 
 def _regression_panel(
@@ -292,7 +328,8 @@ def curves(
         marks: ``(x, label)`` pairs drawn as dotted vertical lines.
         paths: ``(label, x, y)`` triples drawn as points joined by thin lines,
             each with its own x, e.g. the iterates of an optimiser; points 0, 1
-            and the last carry their index.
+            and the last carry their index, once where paths share a point
+            and its index (a common start), in ink.
         styles: Matplotlib line styles of the series, in order (e.g. ``":"``
             for a reference line); series beyond them are solid.
         log_x: Use a logarithmic x axis.
@@ -319,9 +356,11 @@ def curves(
                 {"color": colours[index]} if index < len(colours) else {}
             )
             ax.plot(x, y, style, label=label, **props)
+        numbers: list[_StepNumber] = []
         for index, (label, path_x, path_y) in enumerate(paths):
             colour = DATA_COLOURS[(index + 1) % len(DATA_COLOURS)]
-            _draw_path(ax, label, path_x, path_y, colour)
+            numbers += _draw_path(ax, label, path_x, path_y, colour)
+        _number_steps(ax, numbers)
         _draw_marks(ax, marks)
         ax.set(xlabel=xlabel, ylabel=ylabel)
         _set_scales(ax, log_x=log_x, log_y=log_y, xticks=xticks)
@@ -357,20 +396,52 @@ def _set_scales(ax: Axes, *, log_x: bool, log_y: bool, xticks: Sequence[float]) 
         ax.xaxis.set_minor_locator(NullLocator())
 
 
-def _draw_path(ax: Axes, label: str, x: np.ndarray, y: np.ndarray, color: str) -> None:
-    """Points joined by a thin line; the first two and the last are numbered."""
+class _StepNumber(NamedTuple):
+    """A path's step to number: its index, its point, and its path's colour."""
+
+    step: int
+    x: float
+    y: float
+    colour: str
+    below: bool  # written under the point rather than above it
+
+
+def _draw_path(
+    ax: Axes, label: str, x: np.ndarray, y: np.ndarray, color: str
+) -> list[_StepNumber]:
+    """Points joined by a thin line; returns the steps to number (0, 1, last)."""
     x = _finite(f"path {label!r} x", x, 1)
     y = _finite(f"path {label!r} y", y, 1)
     if x.shape != y.shape or x.size == 0:
         raise ValueError(f"path {label!r} has x {x.shape} and y {y.shape}")
     ax.plot(x, y, "o-", color=color, lw=0.8, ms=3.5, label=label)
+    numbers = []
     for step in sorted({0, min(1, x.size - 1), x.size - 1}):
         below = step == x.size - 1 and step > 1  # the last step sits under the rest
+        numbers.append(_StepNumber(step, float(x[step]), float(y[step]), color, below))
+    return numbers
+
+
+def _number_steps(ax: Axes, numbers: list[_StepNumber]) -> None:
+    """Write each step's number by its point, in its path's colour.
+
+    A number that several paths have at the same point (a common start) is
+    written once, in ink: twice, in two colours, the copies overlapped.
+    """
+    for index, number in enumerate(numbers):
+        same = [
+            other
+            for other, candidate in enumerate(numbers)
+            if candidate.step == number.step
+            and np.allclose((candidate.x, candidate.y), (number.x, number.y))
+        ]
+        if same[0] != index:
+            continue  # written with the first
         ax.annotate(
-            str(step),
-            (x[step], y[step]),
-            xytext=(3, -9 if below else 3),
+            str(number.step),
+            (number.x, number.y),
+            xytext=(3, -9 if number.below else 3),
             textcoords="offset points",
             fontsize=7,
-            color=color,
+            color=number.colour if len(same) == 1 else "0.15",
         )

@@ -149,8 +149,13 @@ def test_kernel_comparison_grid_is_at_equal_standard_deviation(drawn):
             DATA.x_train, DATA.y_train, DATA.x_test, kernel=kernel, bandwidth=h[kernel]
         )
         np.testing.assert_allclose(line(ax, "Prediction"), expected, rtol=1e-12)
-        title = f"{kernel.capitalize()}, σ = {std:g} (h = {h[kernel]:.2f})"
-        assert ax.get_title() == title
+        assert ax.get_title() == f"σ = {std:g}, h = {h[kernel]:.2f}"
+        # The kernel labels its row once, at the right, not in every title.
+        row_label = [kernel.capitalize()] if std == stds[-1] else []
+        assert [text.get_text() for text in ax.texts] == row_label
+    zh = drawn.kernel_comparison("zh").axes
+    assert zh[5].get_title() == "σ = 0.6，h = 1.34"
+    assert zh[5].texts[0].get_text() == "Epanechnikov 核"
 
 
 def test_kernel_shapes_plot_the_kernels(drawn):

@@ -84,6 +84,24 @@ def test_regression_panels_draw_the_given_data():
     assert fig.axes[0].get_legend() is not None
 
 
+def test_regression_panels_label_each_row_at_its_right():
+    x_test = np.linspace(0, 1, 5)
+    fig = regression_panels(
+        x_test, x_test, np.ones((2, 3, 5)), None, None, names=NAMES, row_labels="ab"
+    )
+    labelled = {index: ax.texts for index, ax in enumerate(fig.axes) if ax.texts}
+    assert {i: [t.get_text() for t in texts] for i, texts in labelled.items()} == {
+        2: ["a"],
+        5: ["b"],
+    }
+    for (label,) in labelled.values():
+        assert label.get_rotation() == 270 and label.get_in_layout()
+    with pytest.raises(ValueError, match=r"row_labels must have one entry per row"):
+        regression_panels(
+            x_test, x_test, np.ones((2, 1, 5)), None, None, names=NAMES, row_labels="a"
+        )
+
+
 def test_regression_panels_without_samples():
     x_test = np.linspace(0, 1, 5)
     fig = regression_panels(x_test, x_test, np.ones((1, 1, 5)), None, None, names=NAMES)
@@ -149,6 +167,29 @@ def test_curves_draw_paths_styles_and_ticks():
     np.testing.assert_array_equal(lines["steps"].get_xdata(), [3.0, 1.5])
     assert [t.get_text() for t in ax.texts] == ["0", "1"]  # the two steps numbered
     assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "4"]
+
+
+def test_curves_number_a_start_that_paths_share_once():
+    x = np.array([1.0, 2.0, 4.0])
+    fig = curves(
+        x,
+        [("a", x)],
+        paths=[
+            ("fast", np.array([3.0, 1.5, 1.2]), np.array([9.0, 2.0, 1.5])),
+            ("slow", np.array([3.0, 2.5, 1.2]), np.array([9.0, 6.0, 1.5])),
+        ],
+        xlabel="x",
+        ylabel="y",
+    )
+    texts = [(t.get_text(), t.xy, t.get_color()) for t in fig.axes[0].texts]
+    fast, slow = (line.get_color() for line in fig.axes[0].get_lines()[1:])
+    # The common start (0) and the common end (2) are each numbered once, in ink.
+    assert texts == [
+        ("0", (3.0, 9.0), "0.15"),
+        ("1", (1.5, 2.0), fast),
+        ("2", (1.2, 1.5), "0.15"),
+        ("1", (2.5, 6.0), slow),
+    ]
 
 
 def test_curves_reject_a_path_whose_x_and_y_differ():

@@ -92,14 +92,17 @@ def kernel_shapes(lang: str = "en") -> Drawing:
 
 
 def kernel_comparison(lang: str = "en") -> Drawing:
-    """Predictions for each kernel (rows) at equal standard deviations (columns)."""
+    """Predictions for each kernel (rows) at equal standard deviations (columns).
+
+    Each row is labelled with its kernel, and each panel titled with its
+    standard deviation and the bandwidth that gives the kernel that width.
+    """
     data = chapter_data()
     titles = [
         [
             label(
                 "kernel_std_title",
                 lang,
-                kernel=label(kernel, lang),
                 std=std,
                 bandwidth=compared_bandwidth(kernel, std),
             )
@@ -115,6 +118,7 @@ def kernel_comparison(lang: str = "en") -> Drawing:
         None,
         names=series_names(lang),
         titles=titles,
+        row_labels=[label(kernel, lang) for kernel in COMPARED_KERNELS_WITH_WIDTH],
         lang=lang,
         panel_size=(2.4, 1.8),
     )

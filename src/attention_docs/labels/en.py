@@ -26,7 +26,7 @@ LABELS: dict[str, str] = {
     "constant": "Constant",
     "epanechnikov": "Epanechnikov",
     "kernel_title": "{kernel}, h = {bandwidth:g}",
-    "kernel_std_title": "{kernel}, σ = {std:g} (h = {bandwidth:.2f})",
+    "kernel_std_title": "σ = {std:g}, h = {bandwidth:.2f}",
     "trained_title": "Learned w = {w:.2f} (h = {h:.3f})",
     "summary_bandwidth": "Bandwidth",
     "summary_h": "h",

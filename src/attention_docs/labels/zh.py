@@ -28,7 +28,7 @@ LABELS: dict[str, str] = {
     "constant": "常数核",
     "epanechnikov": "Epanechnikov 核",
     "kernel_title": "{kernel}，h = {bandwidth:g}",
-    "kernel_std_title": "{kernel}，σ = {std:g}（h = {bandwidth:.2f}）",
+    "kernel_std_title": "σ = {std:g}，h = {bandwidth:.2f}",
     "trained_title": "学到的 w = {w:.2f}（h = {h:.3f}）",
     "summary_bandwidth": "带宽",
     "summary_h": "h",

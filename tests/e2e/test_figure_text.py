@@ -1,0 +1,111 @@
+"""Figure text as the browser draws it: no two labels collide, none is cut off.
+
+Matplotlib lays a figure out with its own font metrics, and only for the width
+it was drawn at; a translated label can be longer than the English one the
+layout was tried with. So every page of every edition is opened at a phone
+and a desktop width, and each text of each SVG figure is measured where
+Chromium drew it: its box must stay inside the figure's own box and off every
+other text's box. The figures are the library's inline SVGs and the live
+drawings of the explorable figures; the static drawing an explorable figure
+shows without JavaScript, or in print, is shown again here to be measured too.
+"""
+
+import itertools
+
+import pytest
+from helpers import CHAPTERS, LANGS, NOTEBOOK_PAGES, REFERENCE_PAGES
+
+PAGES = ["", *CHAPTERS, *NOTEBOOK_PAGES, *REFERENCE_PAGES]
+VIEWPORTS = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1280, "height": 900},
+}
+# How far, in CSS pixels, a text's box may cross another's or the figure's
+# edge. A box runs from the font's ascent to its descent, which Chromium rounds
+# to whole pixels at the size it draws, each by up to half a pixel: the lines
+# of a two-line label, set 1.2 em apart by matplotlib where the box of the
+# Latin font is 1.16 em tall, cross by 0.6 px at a phone's width.
+TOLERANCE = 1.0
+
+# The static drawing of an explorable figure, which its script hides once it
+# has drawn the live one (site.css), shown again at its place in the page.
+SHOW_STATIC = ".ad-explorable[data-live] > .ad-explorable__static {display: block}"
+
+# Every SVG figure of the page: its name (aria-label or title, else its
+# index) and box, and the box and text of each non-empty text it draws.
+MEASURE = """() => [...document.querySelectorAll("svg.ad-figure")].map((svg, i) => {
+  const box = svg.getBoundingClientRect();
+  const name = svg.getAttribute("aria-label")
+    || svg.querySelector(":scope > title")?.textContent || `figure ${i + 1}`;
+  const texts = [...svg.querySelectorAll("text")]
+    .filter(text => text.textContent.trim() && text.getClientRects().length)
+    .map(text => {
+      const r = text.getBoundingClientRect();
+      return {text: text.textContent.trim(), left: r.left, top: r.top,
+              right: r.right, bottom: r.bottom};
+    });
+  return {index: i + 1, name: name.trim(), left: box.left, top: box.top,
+          right: box.right, bottom: box.bottom, texts};
+})"""
+
+
+def overlap(a: dict, b: dict) -> tuple[float, float]:
+    """How far two boxes cross, across and down (negative: apart)."""
+    across = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    down = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return across, down
+
+
+def outside(text: dict, figure: dict) -> float:
+    """How far a text's box reaches past the figure's box, on its worst side."""
+    return max(
+        figure["left"] - text["left"],
+        figure["top"] - text["top"],
+        text["right"] - figure["right"],
+        text["bottom"] - figure["bottom"],
+    )
+
+
+def collisions(figure: dict) -> list[str]:
+    """What is wrong with one figure's text, one line per problem."""
+    problems = []
+    for text in figure["texts"]:
+        past = outside(text, figure)
+        if past > TOLERANCE:
+            problems.append(f"«{text['text']}» runs {past:.1f} px past the edge")
+    for a, b in itertools.combinations(figure["texts"], 2):
+        across, down = overlap(a, b)
+        if across > TOLERANCE and down > TOLERANCE:
+            problems.append(
+                f"«{a['text']}» and «{b['text']}» overlap by "
+                f"{across:.1f} × {down:.1f} px"
+            )
+    return problems
+
+
+def short(name: str, length: int = 60) -> str:
+    return name if len(name) <= length else name[: length - 1] + "…"
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", PAGES)
+def test_figure_text_neither_overlaps_nor_leaves_the_figure(
+    page, site_url, path, lang, viewport
+):
+    """Each text of each figure stays off the others and inside the figure."""
+    page.set_viewport_size(VIEWPORTS[viewport])
+    page.goto(site_url + LANGS[lang] + path)
+    page.wait_for_load_state("networkidle")
+    page.add_style_tag(content=SHOW_STATIC)
+    page.evaluate("document.fonts.ready.then(() => true)")
+    figures = page.evaluate(MEASURE)
+    if path in CHAPTERS:  # every chapter has figures: they must be found
+        assert any(figure["texts"] for figure in figures), "no figure text found"
+    problems = [
+        f"figure {figure['index']} «{short(figure['name'])}»: {problem}"
+        for figure in figures
+        for problem in collisions(figure)
+    ]
+    where = f"{lang} edition, page /{LANGS[lang]}{path}, at {viewport} width"
+    assert not problems, f"{where}:\n  " + "\n  ".join(problems)
