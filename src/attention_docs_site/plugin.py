@@ -225,8 +225,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         config.extra["library_version"] = self.wheel.version
         self._wrap_notebooks()
         for root in build_log_roots():
-            for handler in root.handlers:
-                handler.addFilter(self.page_filter)  # added once: it skips a filter it has
+            for handler in root.handlers:  # addFilter skips a filter it has
+                handler.addFilter(self.page_filter)
         return config
 
     @staticmethod
