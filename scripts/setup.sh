@@ -8,6 +8,8 @@
 # text is drawn, not boxes). As root on Debian they are installed when missing;
 # elsewhere the script stops at once and says what to install (a build without
 # the PDFs needs neither Chromium nor this step: ATTENTION_DOCS_PDF=off).
+# The test and dev groups also install the Nu HTML Checker (npm's vnu-jar, at
+# the version of tools/html-check/package-lock.json), which needs Java and npm.
 set -euo pipefail
 group=${1:-docs}
 case "$group" in docs | test | dev) ;; *) echo "usage: $0 [docs|test|dev]" >&2; exit 2 ;; esac
@@ -20,6 +22,10 @@ debian_packages_missing() {
   command -v fc-match >/dev/null || missing+=(fontconfig)
   if ! command -v fc-list >/dev/null || ! fc-list :lang=zh family | grep -q "Noto Sans CJK"; then
     missing+=(fonts-noto-cjk)
+  fi
+  if [ "$group" != docs ]; then  # the HTML checker (tests/e2e/test_html.py)
+    command -v java >/dev/null || missing+=(default-jre-headless)
+    command -v npm >/dev/null || missing+=(npm)
   fi
   echo "${missing[@]}"
 }
@@ -50,4 +56,7 @@ pip=(.venv/bin/python -m pip --disable-pip-version-check)
 # MkDocs plugin, an in-repository package (site-plugin/pyproject.toml).
 "${pip[@]}" install --constraint requirements/constraints.txt --group "$group" \
   --editable ".[model]" --editable ./site-plugin
+if [ "$group" != docs ]; then
+  npm ci --prefix tools/html-check --no-audit --no-fund --ignore-scripts --loglevel=error
+fi
 echo "setup.sh: .venv is ready with the '$group' dependencies"

@@ -49,6 +49,7 @@ BROWSER_TESTS = (
     E2E / "test_explorables_browser.py",
     E2E / "test_figure_text.py",
     E2E / "test_offline_browser.py",
+    E2E / "test_reader.py",
 )
 
 

@@ -456,10 +456,35 @@ const FIGURES = {
   "gradient-descent": gradientDescentFigure,
 };
 
+function startFigure(figure) {
+  if (!figure.isConnected || "live" in figure.dataset) return; // gone, or started
+  const data = JSON.parse(figure.dataset.explorableData);
+  FIGURES[figure.dataset.explorable](figure, data);
+}
+
+// A figure is set up when it comes near the screen or, failing that, when the
+// browser has nothing else to do: not while the page's first words load. Until
+// then the reader sees its static drawing.
+const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 200));
+
 function start() {
-  for (const figure of document.querySelectorAll(".ad-explorable:not([data-live])")) {
-    const data = JSON.parse(figure.dataset.explorableData);
-    FIGURES[figure.dataset.explorable](figure, data);
+  const waiting = document.querySelectorAll(".ad-explorable:not([data-live])");
+  if (!waiting.length) return;
+  const near = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries.filter((e) => e.isIntersecting)) {
+        near.unobserve(entry.target);
+        startFigure(entry.target);
+      }
+    },
+    { rootMargin: "200px" },
+  );
+  for (const figure of waiting) {
+    near.observe(figure);
+    whenIdle(() => {
+      near.unobserve(figure);
+      startFigure(figure);
+    });
   }
 }
 

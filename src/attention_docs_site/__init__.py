@@ -21,7 +21,9 @@ holds one concern:
 - ``mathml``, ``html_polish``, ``api_links``, ``code_names``, ``page_meta``,
   ``logo``: what each page gets;
 - ``site_finish``: once every edition is built, the site-wide files:
-  ``search_split`` (a search index per edition), ``offline`` (offline
+  ``math_font`` (the math font cut to the formulas' characters), ``csp``
+  (each page's Content-Security-Policy), ``search_split`` (a search index
+  per edition), ``offline`` (offline
   copies), ``book`` and ``pdf`` (a PDF per edition, printed by ``chromium``,
   its Chinese text repaired by ``tounicode``) and ``links`` (the link check,
   also ``python -m attention_docs_site.links``);

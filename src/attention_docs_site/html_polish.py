@@ -156,8 +156,53 @@ def add_to_head(output: str, element: str) -> str:
 
 
 def polish_page(output: str) -> str:
-    """Tidy a built page: head links, search dialog label, blank lines."""
-    return collapse_blank_lines(label_search_dialog(drop_language_alternates(output)))
+    """Tidy a built page: head links, style sheets, search dialog label, blanks."""
+    return collapse_blank_lines(
+        label_search_dialog(
+            drop_api_style_sheet(drop_language_alternates(drop_empty_tabindex(output)))
+        )
+    )
+
+
+# Material's nav-item.html writes tabindex="{{ tabindex }}" on a section's
+# label, with no value for a section of navigation.sections.
+_EMPTY_TABINDEX = re.compile(r' tabindex=""')
+
+
+def drop_empty_tabindex(output: str) -> str:
+    """Drop ``tabindex=""``: not a number, so invalid HTML, and ignored."""
+    return _EMPTY_TABINDEX.sub("", output)
+
+
+_API_STYLE_SHEET = re.compile(
+    r'<link rel="stylesheet" href="[^"]*assets/_mkdocstrings\.css">\n?'
+)
+# What mkdocstrings renders, and its style sheet styles.
+_API_ENTRY = re.compile(r'class="doc doc-')
+
+
+def drop_api_style_sheet(output: str) -> str:
+    """Keep mkdocstrings' style sheet for the pages with API entries only, once.
+
+    The plugin adds it to every page, where it blocks the first paint and
+    styles nothing; and its configuration hook adds it again for each edition
+    that mkdocs-static-i18n configures after the first, so a page of the
+    second edition linked it twice. Material's instant navigation adds and
+    removes head links as the reader moves between pages, so the API page
+    still gets it.
+
+    Raises:
+        ThemeMarkupChanged: A page has no such link to drop.
+    """
+    kept: list[str] = [] if _API_ENTRY.search(output) else ["none"]
+
+    def first_only(link: re.Match[str]) -> str:
+        if kept:
+            return ""
+        kept.append(link[0])
+        return link[0]
+
+    return edit(_API_STYLE_SHEET, first_only, output, "the API style sheet")
 
 
 # Elements whose text is shown or copied as is (notebook cells copy their
@@ -192,3 +237,24 @@ def collapse_blank_lines(output: str) -> str:
         for i, part in enumerate(parts)
         if i % 3 != 2
     )
+
+
+# A code block whose comments carry Material's annotation markers, "# (1)!",
+# and the ordered list right after it: the annotations.
+_ANNOTATED = re.compile(
+    r'(<div class="(?:language-\w+ )?highlight">(?:(?!</div>).)*?\(\d+\)!'
+    r"(?:(?!</div>).)*</div>\s*)<ol>",
+    re.DOTALL,
+)
+
+
+def mark_code_annotations(html: str) -> str:
+    """Class the lists of code annotations ``ad-annotations``.
+
+    Material's script moves such a list into the code block's tooltips and
+    hides it; until it runs, the list takes its room, and the text below
+    moves up when it goes (the layout shift a reader sees). The site's style
+    sheet hides the list from the start (``site.css``), and shows it again
+    without scripts (``overrides/main.html``) and in print.
+    """
+    return _ANNOTATED.sub(r'\1<ol class="ad-annotations">', html)

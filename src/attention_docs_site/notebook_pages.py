@@ -83,12 +83,17 @@ def slim_notebook(content: str) -> str:
     )
     # Long lines scroll sideways; tabindex lets keyboard users scroll them.
     body = edit(_PRE, '<pre tabindex="0">', body, "notebook code scrolling")
+    # mkdocs-jupyter's template writes its copy buttons with a stray comma,
+    # which HTML reads as an attribute named ",", and labels them without the
+    # role their script gives them (a label needs a role that takes one).
+    body = edit(_COMMA, '<clipboard-copy role="button" ', body, "notebook copy buttons")
     body = _MARKDOWN_CELL.sub(lambda m: m[1] + dollar_math(m[2]) + m[3], body)
     return "".join(scripts) + body
 
 
 _CODE_CELL = re.compile(r'(class=")(highlight-ipynb)')
 _PRE = re.compile(r"<pre>")
+_COMMA = re.compile(r'<clipboard-copy ,="" ')
 
 
 _HEADING = re.compile(r'<h([1-6]) id="([^"]*)">(.*?)</h\1>', re.DOTALL)

@@ -16,6 +16,10 @@ exercise notebooks, changed so that they work from a folder:
 - instant navigation is off: it fetches the sitemap, which ``file://``
   refuses, and the failure would stop every script that waits for Material's
   ``document$`` (the explorable figures among them);
+- the pages do not preload the math font, a request ``file://`` refuses,
+  and carry no Content-Security-Policy (:mod:`.csp`): the shim writes
+  the worker's set-up as an inline script into its frame, which inherits the
+  page's policy, and a policy of hashes refuses it;
 - a link into the other edition, or to the PDFs and zips (which the copy
   leaves out), goes to the published site;
 - the library's wheel (``dist/``) is in every copy, so that the notebooks'
@@ -35,6 +39,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .csp import POLICY_META
 from .html_polish import edit
 from .notebook_files import write_zip
 from .pdf import PDF_FOLDER
@@ -52,6 +57,9 @@ _MODULE = re.compile(r'(<script src="[^"]*explorables\.js") type="module">')
 _CONFIG = re.compile(
     r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL
 )
+# A preload is a CORS request, which file:// pages may not make (the style
+# sheet's own request for the font works).
+_FONT_PRELOAD = re.compile(r'<link rel="preload" href="[^"]*" as="font"[^>]*>\n?')
 _EXPORT = re.compile(r"^export (?=function|const|let|class)", re.MULTILINE)
 
 
@@ -144,6 +152,8 @@ def offline_page(
         lambda m: f'{m[1]}="{offline_link(page, m[2], files, site, site_url)}"', html
     )
     html = _MODULE.sub(r"\1 defer>", html)
+    html = edit(POLICY_META, "", html, "offline: the security policy", 1)
+    html = _FONT_PRELOAD.sub("", html)  # on pages with formulas
     html = edit(_CONFIG, _without_instant_navigation, html, "offline: config", 1)
     return edit(_BUNDLE, _with_shim, html, "offline: the file: shim", 1)
 

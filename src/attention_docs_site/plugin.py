@@ -47,7 +47,12 @@ from .code_names import UnknownLibraryName, check_code_names
 from .editions import Edition, Editions, catalog, current_edition, site_editions
 from .exec_cache import ExecCache
 from .fence import EXEC_LOGGER, CachedFence
-from .html_polish import add_to_head, polish_page, translate_tooltips
+from .html_polish import (
+    add_to_head,
+    mark_code_annotations,
+    polish_page,
+    translate_tooltips,
+)
 from .mathml import render_math
 from .notebook_files import (
     CachedConverter,
@@ -341,6 +346,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
                 return notice + link + self._in_its_language(body, page, edition)
             words = catalog(edition.lang)
             html = edition_downloads(render_math(html), page.url, edition)
+            html = mark_code_annotations(html)
             return notice + self._in_its_language(
                 translate_tooltips(html, words), page, edition
             )
@@ -455,6 +461,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             return  # the outer build draws and checks, once for every language
         assert self.editions is not None and self.wheel is not None
         site_finish.write_site_files(config, self._project(config), self.editions)
+        site_finish.subset_math_font(config, self.sources)  # before books and copies
+        site_finish.add_security_policy(config)  # every page written by now
         pdfs = not self.serving and switch("ATTENTION_DOCS_PDF", self.config.pdf)
         if pdfs:
             site_finish.print_books(config, self.editions, self.wheel.version)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs.exceptions import PluginError
 
-from . import links
+from . import csp, links, math_font
 from .editions import Editions
 from .logo import write_logos
 from .notebook_files import write_notebook_zips
@@ -58,6 +58,43 @@ def write_site_files(config: MkDocsConfig, project: Path, editions: Editions) ->
     folders = tuple(edition.lang for edition in editions.translated)
     counts = split_search_index(site, folders)
     log.info("attention_docs search: one index per edition, %s entries", counts)
+
+
+def subset_math_font(config: MkDocsConfig, sources: Mapping[str, str]) -> None:
+    """Cut the math font to the formulas' characters (:mod:`.math_font`).
+
+    Raises:
+        PluginError: A formula uses a character the font lacks; the message
+            names the page and the character.
+    """
+    try:
+        before, after, kept = math_font.subset_site_font(Path(config.site_dir), sources)
+    except math_font.MissingMathGlyph as error:
+        raise PluginError(f"attention_docs math font:\n  {error}") from None
+    log.info(
+        "attention_docs math font: %d characters of the formulas, %d bytes (of %d)",
+        kept,
+        after,
+        before,
+    )
+
+
+def add_security_policy(config: MkDocsConfig) -> None:
+    """One Content-Security-Policy on every page (:mod:`.csp`).
+
+    Raises:
+        PluginError: A page has an inline event handler the policy would block.
+    """
+    try:
+        pages, scripts = csp.add_policy(Path(config.site_dir))
+    except ValueError as error:
+        raise PluginError(f"attention_docs security policy: {error}") from None
+    log.info(
+        "attention_docs security policy: %d pages; scripts from the site and "
+        "%d inline scripts, by hash",
+        pages,
+        scripts,
+    )
 
 
 def print_books(config: MkDocsConfig, editions: Editions, version: str) -> None:

@@ -9,6 +9,7 @@ published at, as links from its root need.
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import tempfile
 import threading
@@ -24,13 +25,40 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         """Say nothing."""
 
 
+class GzipHandler(QuietHandler):
+    """Serves text files gzip-compressed to clients that accept it.
+
+    As GitHub Pages does: the reader benchmark measures pages as readers get them.
+    """
+
+    COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map"}
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        """A text file gzip-compressed; anything else as the plain server would."""
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.is_file() and path.suffix in self.COMPRESSED):
+            super().do_GET()
+            return
+        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        self.wfile.write(body)
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = True  # join request threads, closing their sockets
 
 
 @contextmanager
-def serve_folder(folder: Path) -> Iterator[str]:
+def serve_folder(folder: Path, *, compress: bool = False) -> Iterator[str]:
     """Serve a folder on 127.0.0.1 while the block runs.
 
     The port is chosen and bound before anything need be in the folder, so
@@ -38,11 +66,13 @@ def serve_folder(folder: Path) -> Iterator[str]:
 
     Parameters:
         folder: What to serve, at the server's root.
+        compress: Send text files gzip-compressed (:class:`GzipHandler`).
 
     Yields:
         The server's address, ``http://127.0.0.1:PORT`` (no slash at the end).
     """
-    handler = functools.partial(QuietHandler, directory=str(folder))
+    kind = GzipHandler if compress else QuietHandler
+    handler = functools.partial(kind, directory=str(folder))
     server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -55,25 +85,26 @@ def serve_folder(folder: Path) -> Iterator[str]:
 
 
 @contextmanager
-def serve_site(site: Path, path: str) -> Iterator[str]:
+def serve_site(site: Path, path: str, *, compress: bool = False) -> Iterator[str]:
     """Serve a built site on 127.0.0.1 under its published path while the block runs.
 
     Parameters:
         site: The built site's folder.
         path: The path of the site's address (``site_url``), e.g.
             ``/attention_docs/``.
+        compress: Send text files gzip-compressed, as GitHub Pages does.
 
     Yields:
         The site's address, e.g. ``http://127.0.0.1:PORT/attention_docs/``.
     """
     folder = path.strip("/")
     if not folder:  # published at the root of its host
-        with serve_folder(site) as address:
+        with serve_folder(site, compress=compress) as address:
             yield address + "/"
         return
     with tempfile.TemporaryDirectory() as root:
         mount = Path(root) / folder
         mount.parent.mkdir(parents=True, exist_ok=True)
         mount.symlink_to(site.resolve(), target_is_directory=True)
-        with serve_folder(Path(root)) as address:
+        with serve_folder(Path(root), compress=compress) as address:
             yield address + "/" + folder + "/"

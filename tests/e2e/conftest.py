@@ -48,8 +48,13 @@ def page(browser, site_url, color_scheme):
     ``page.foreign_requests``: requests to any other host (aborted);
     ``page.problems``: console errors, uncaught exceptions, failed requests
     and responses with an error status.
+
+    The pages' Content-Security-Policy is bypassed, so that the tests may run
+    their own scripts in them (axe, predicates); test_reader.py checks the
+    policy with it in force.
     """
     context = browser.new_context(
+        bypass_csp=True,
         color_scheme=color_scheme,
         permissions=["clipboard-read", "clipboard-write"],
         accept_downloads=True,

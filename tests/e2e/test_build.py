@@ -2,7 +2,9 @@
 
 import json
 import re
+import zipfile
 from html import unescape as html_unescape
+from html.parser import HTMLParser
 from pathlib import Path
 
 import jupytext
@@ -399,6 +401,47 @@ def test_a_build_from_the_filled_caches_is_byte_identical(
         if (site / path).read_bytes() != (site_build[0] / path).read_bytes()
     ]
     assert different == []
+
+
+class _FormulaText(HTMLParser):
+    """The text inside <math> elements (the reference for math_font's reading)."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth = 0
+        self.text = []
+
+    def handle_starttag(self, tag, attrs):
+        self.depth += tag == "math"
+
+    def handle_endtag(self, tag):
+        self.depth -= tag == "math"
+
+    def handle_data(self, data):
+        if self.depth:
+            self.text.append(data)
+
+
+def test_the_math_font_is_cut_to_every_formula_and_the_copies_carry_it(built_site):
+    from fontTools.ttLib import TTFont
+
+    characters = set()
+    for page in built_site.rglob("*.html"):
+        parser = _FormulaText()
+        parser.feed(page.read_text(encoding="utf-8"))
+        characters |= {c for c in "".join(parser.text) if not c.isspace()}
+    assert len(characters) > 50
+    font = built_site / "assets" / "fonts" / "NotoSansMath-Regular.woff2"
+    cut = TTFont(font)
+    assert "MATH" in cut
+    assert characters <= {chr(c) for c in cut.getBestCmap()}
+    assert font.stat().st_size <= 16 * 1024
+    for lang in LANGS:
+        with zipfile.ZipFile(
+            built_site / "offline" / f"attention_docs-{lang}.zip"
+        ) as z:
+            copy = next(n for n in z.namelist() if n.endswith(font.name))
+            assert z.read(copy) == font.read_bytes()
 
 
 BOOK = [*CHAPTERS, "glossary", "references"]

@@ -70,7 +70,10 @@ def test_the_downloads_are_on_the_published_site_even_when_this_build_made_none(
         assert offline_link(page, link, ZH, SITE, URL) == URL + link.removeprefix("../")
 
 
-PAGE = """<head><script id="__config" type="application/json">{"base": "..",
+PAGE = """<head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" \
+content="default-src 'self'"><link rel="preload" href="../assets/fonts/m.woff2" \
+as="font" type="font/woff2" crossorigin><script id="__config" type="application/json">\
+{"base": "..",
 "features": ["navigation.instant", "navigation.instant.progress", "toc.follow"]}
 </script></head><body><a href="../">home</a>
 <script src="../assets/javascripts/bundle.abc.min.js"></script>
@@ -86,6 +89,10 @@ def test_a_page_loads_the_shim_first_and_no_module_and_has_no_instant_navigation
     config = json.loads(html.split('"application/json">')[1].split("</script>")[0])
     assert config["features"] == ["toc.follow"]
     assert '<a href="../index.html">home</a>' in html
+    # The shim's frame runs an inline script, which the site's policy refuses,
+    # and file:// refuses a preload (a CORS request).
+    assert "Content-Security-Policy" not in html and "preload" not in html
+    assert html.startswith('<head><meta charset="utf-8"><script id="__config" ')
 
 
 def test_the_search_index_is_a_script_with_page_addresses():

@@ -14,6 +14,8 @@ from attention_docs_site.editions import catalog, read_editions
 from attention_docs_site.html_polish import (
     ThemeMarkupChanged,
     collapse_blank_lines,
+    drop_api_style_sheet,
+    drop_empty_tabindex,
     drop_language_alternates,
     label_search_dialog,
     translate_tooltips,
@@ -103,6 +105,7 @@ f(x) = \\sum_i y_i
 $$</p>
 </div>
 <div class="highlight-ipynb hl-python"><pre>price = "$3 and $4"</pre></div>
+<clipboard-copy ,="" aria-label="Copy to Clipboard" for="cell-1">
 </div>"""
 
 
@@ -117,6 +120,11 @@ def test_slim_notebook_keeps_only_the_notebook_and_copy_script():
     assert 'price = "$3 and $4"' in out  # nor is code output
     assert "cost $5 and" in out  # a lone dollar is not math
     assert 'class="highlight highlight-ipynb hl-python"' in out
+    # mkdocs-jupyter's stray comma, an attribute named ",", is gone.
+    assert (
+        '<clipboard-copy role="button" aria-label="Copy to Clipboard" for="cell-1">'
+        in out
+    )
 
 
 def test_is_notebook():
@@ -452,6 +460,11 @@ def test_the_package_docstring_names_every_module():
         (lambda page: edition_base(page, "zh"), "<script>var config={}</script>"),
         # mkdocs-jupyter's code cells changed class.
         (slim_notebook, '<div class="jupyter-wrapper"><div class="hl-python"></div>'),
+        # mkdocstrings renamed its style sheet: every page would block on it.
+        (
+            drop_api_style_sheet,
+            '<link rel="stylesheet" href="../assets/_mkdocstrings-v2.css">',
+        ),
     ],
 )
 def test_an_edit_of_the_theme_s_html_applies_or_fails(fix, page):
@@ -469,3 +482,22 @@ def test_the_theme_edits_apply_to_the_real_markup():
     polished = label_search_dialog(drop_language_alternates(page))
     assert 'role="dialog" aria-label="Search">' in polished
     assert 'rel="alternate"' not in polished
+
+
+def test_an_empty_tabindex_is_dropped_and_a_real_one_kept():
+    page = '<label for="a" tabindex="">A</label><label for="b" tabindex="0">B</label>'
+    assert drop_empty_tabindex(page) == (
+        '<label for="a">A</label><label for="b" tabindex="0">B</label>'
+    )
+
+
+def test_the_api_style_sheet_stays_only_where_there_are_api_entries():
+    link = '<link rel="stylesheet" href="../assets/_mkdocstrings.css">\n'
+    chapter = f"<head>{link}</head><p>prose</p>"
+    api = f'<head>{link}</head><div class="doc doc-object doc-module">'
+    assert drop_api_style_sheet(chapter) == "<head></head><p>prose</p>"
+    assert drop_api_style_sheet(api) == api
+    # A second edition's pages link it twice (mkdocstrings adds it per config).
+    twice = chapter.replace(link, link * 2)
+    assert drop_api_style_sheet(twice) == "<head></head><p>prose</p>"
+    assert drop_api_style_sheet(api.replace(link, link * 2)) == api

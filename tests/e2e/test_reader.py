@@ -1,0 +1,182 @@
+"""What a reader's browser makes of a visit: fonts, style sheets, the policy.
+
+The mechanisms behind benchmarks/reader.py's figures (Lighthouse is not a
+test): the math font cut to the formulas draws them as the full font does;
+only the API page loads the API's style sheet; nothing a reader does breaks
+the pages' Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser import search_results
+from helpers import (
+    CHAPTERS,
+    LANGS,
+    NOTEBOOK_PAGES,
+    REFERENCE_PAGES,
+    ROOT,
+    SITE_PATH,
+)
+from test_explorables_browser import instant_page
+
+FULL_FONT = ROOT / "docs" / "assets" / "fonts" / "NotoSansMath-Regular.woff2"
+FORMULA_PAGE = "parametric-attention-pooling/"  # the most formulas
+
+
+# Where each formula lies on the page, to the sub-pixel.
+BOXES = """[...document.querySelectorAll("article math")].map((m) => {
+  const r = m.getBoundingClientRect();
+  return [r.x, r.y + scrollY, r.width, r.height];
+})"""
+
+
+def formulas_drawn(page, url):
+    """Each formula's box and screenshot, and the fonts that drew its letters."""
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    boxes = page.evaluate(BOXES)
+    assert len(boxes) > 50
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    tokens = cdp.send(
+        "DOM.querySelectorAll",
+        {"nodeId": root, "selector": "article math :is(mi, mn, mo)"},
+    )["nodeIds"]
+    fonts = {
+        (font["familyName"], font["isCustomFont"])
+        for node in tokens
+        for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    }
+    formulas = page.locator("article math")
+    shots = [
+        formulas.nth(i).screenshot(animations="disabled") for i in range(len(boxes))
+    ]
+    return boxes, fonts, shots
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_formulas_drawn_with_the_cut_font_match_the_full_font(page, site_url, lang):
+    url = site_url + LANGS[lang] + FORMULA_PAGE
+    cut_boxes, cut_fonts, cut = formulas_drawn(page, url)
+    served = []
+
+    def full_font(route):
+        served.append(route.request.url)
+        route.fulfill(body=FULL_FONT.read_bytes(), content_type="font/woff2")
+
+    page.route("**/NotoSansMath-Regular.woff2", full_font)
+    full_boxes, full_fonts, full = formulas_drawn(page, url + "?full-font")
+    assert served, "the page did not ask for the math font"
+    # Every glyph of every formula comes from the site's font, none from a
+    # fallback, and each formula takes the same room to the sub-pixel.
+    assert cut_fonts == full_fonts == {("Noto Sans Math", True)}
+    moved = [
+        i for i, (a, b) in enumerate(zip(cut_boxes, full_boxes, strict=True)) if a != b
+    ]
+    assert moved == [], [(i, cut_boxes[i], full_boxes[i]) for i in moved[:3]]
+    # And pixel for pixel (before the cut kept the italic forms and the
+    # radical sign, 107 of the English page's 115 formulas differed).
+    different = [i for i, (a, b) in enumerate(zip(cut, full, strict=True)) if a != b]
+    assert different == [], f"{len(different)} formulas differ: {different[:5]}"
+    assert page.problems == [] and page.foreign_requests == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", ["attention-pooling/", "api/"])
+def test_only_the_api_page_loads_the_api_style_sheet(page, site_url, lang, path):
+    page.goto(site_url + LANGS[lang] + path)
+    sheets = page.evaluate(
+        "[...document.querySelectorAll('link[rel=stylesheet]')].map(l => l.href)"
+    )
+    api = [sheet for sheet in sheets if "mkdocstrings" in sheet]
+    assert bool(api) == (path == "api/"), sheets
+    assert all(sheet.startswith(site_url) or SITE_PATH in sheet for sheet in sheets)
+
+
+# Every violation of the page's security policy, as the browser reports it.
+VIOLATIONS = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", (e) =>
+  window.__violations.push(
+    `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} in ` +
+    `${e.sourceFile}:${e.lineNumber}`));
+"""
+PAGES = [
+    "",
+    *(f"{page}/" for page in [*CHAPTERS, *NOTEBOOK_PAGES, *REFERENCE_PAGES]),
+]
+
+
+def policy_of(page):
+    return page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute(
+        "content"
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_nothing_a_reader_does_breaks_the_security_policy(browser, site_url, lang):
+    """Every page, a slider of every explorable, a search, instant navigation."""
+    page, url = instant_page(browser, site_url)
+    page.add_init_script(VIOLATIONS)
+    policies = set()
+    for path in [*(LANGS[lang] + path for path in PAGES), "404.html"]:
+        page.goto(url + path)
+        page.wait_for_load_state("networkidle")
+        policies.add(policy_of(page))
+        sliders = page.locator(".ad-explorable[data-live] input[type=range]")
+        for i in range(sliders.count()):
+            sliders.nth(i).focus()
+            page.keyboard.press("ArrowRight")
+        assert page.evaluate("window.__violations") == [], path
+    (policy,) = policies  # one policy for the whole site
+    scripts = next(d for d in policy.split("; ") if d.startswith("script-src"))
+    assert "'self'" in scripts and "unsafe" not in scripts, policy
+    assert "object-src 'none'" in policy and "base-uri 'self'" in policy
+    # A search, then the chapters in turn by instant navigation (one document).
+    page.goto(url + LANGS[lang] + CHAPTERS[0] + "/")
+    assert search_results(page, "softmax").count() > 0
+    page.keyboard.press("Escape")
+    page.evaluate("window.sameDocument = true")
+    for chapter in CHAPTERS[1:]:
+        page.locator("a.md-footer__link--next").click()
+        page.wait_for_url(f"**/{chapter}/")
+        page.wait_for_load_state("networkidle")
+    assert page.evaluate("window.sameDocument === true")  # no reload
+    assert page.evaluate("window.__violations") == []
+    assert sorted(set(page.problems)) == [], page.problems[:3]
+
+
+# Every layout shift of the page, with what moved.
+SHIFTS = """
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const shift of list.getEntries()) {
+    if (shift.hadRecentInput) continue;
+    const moved = (shift.sources || []).map((source) =>
+      source.node ? `${source.node.nodeName} «${(source.node.textContent || "")
+        .trim().slice(0, 50)}»` : "?");
+    window.__shifts.push([shift.value, moved.join(", ")]);
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", ["", *(f"{chapter}/" for chapter in CHAPTERS)])
+def test_nothing_moves_after_the_first_paint(browser, site_url, lang, path, width):
+    """The layout shift of a first visit stays at 0.01 or below (phone, desktop)."""
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.add_init_script(SHIFTS)
+    page.goto(site_url + LANGS[lang] + path)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)  # the explorables start when the browser is idle
+    shifts = page.evaluate("window.__shifts")
+    context.close()
+    total = sum(value for value, _ in shifts)
+    assert total <= 0.01, [(round(v, 4), moved) for v, moved in shifts]
