@@ -455,14 +455,17 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
         Under ``mkdocs serve`` the PDFs and offline copies are left to
         ``mkdocs build`` (said once per session): they take seconds a writer
-        waiting for a page does not need.
+        waiting for a page does not need. So is the security policy: the
+        server writes livereload's inline script into every page it serves,
+        which the policy would block.
         """
         if nested_language_build(config):
             return  # the outer build draws and checks, once for every language
         assert self.editions is not None and self.wheel is not None
         site_finish.write_site_files(config, self._project(config), self.editions)
         site_finish.subset_math_font(config, self.sources)  # before books and copies
-        site_finish.add_security_policy(config)  # every page written by now
+        if not self.serving:  # livereload injects an inline script it would block
+            site_finish.add_security_policy(config)  # every page written by now
         pdfs = not self.serving and switch("ATTENTION_DOCS_PDF", self.config.pdf)
         if pdfs:
             site_finish.print_books(config, self.editions, self.wheel.version)
@@ -472,8 +475,9 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             site_finish.write_offline_copies(config, self.editions)
         elif not self.said_serve_skips:
             log.info(
-                "attention_docs: under mkdocs serve, no PDFs and no offline "
-                "copies (mkdocs build makes them)"
+                "attention_docs: under mkdocs serve, no PDFs, no offline "
+                "copies and no security policy, which would block livereload's "
+                "script (mkdocs build makes them)"
             )
             self.said_serve_skips = True
         # The home pages link the PDFs and the offline copies.

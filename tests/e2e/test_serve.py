@@ -119,6 +119,9 @@ def test_broken_page_under_serve_shows_the_error_and_recovers(tmp_path, warm_cac
         assert first == [(hits, 4) for hits, _ in first], server.log
         assert len(first) == 2 and all(hits > 10 for hits, _ in first)
         server.wait_for_page("glossary/", "attention cue")
+        # Livereload's inline script runs: no security policy blocks it.
+        _, served = server.get("glossary/")
+        assert "livereload(" in served and "Content-Security-Policy" not in served
 
         mark = len(server.lines)
         page.write_text(
