@@ -20,6 +20,7 @@ def build_with(
     notebooks: bool = False,
     cache: Path | None = None,
     execute: bool = True,
+    executable: str = "mkdocs",
 ) -> str:
     """Copy the site, let ``inject`` change it, build; return the failing log.
 
@@ -36,6 +37,7 @@ def build_with(
         cache=cache,
         library=project / "src",
         env=None if execute else {"ATTENTION_DOCS_EXECUTE": "off"},
+        executable=executable,
     )
     log = result.stdout + result.stderr
     assert result.returncode != 0, log

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from helpers import LANGS, ROOT, copy_site, mkdocs_build
+from helpers import LANGS, ROOT, mkdocs_build
+from test_faults import build_with
 
 CACHE_COUNTS = r"attention_docs cache \(on\): (\d+) hits, (\d+) misses"
 
@@ -30,19 +31,11 @@ def test_properdocs_builds_every_page_of_every_edition_strictly(tmp_path, warm_c
 def test_under_properdocs_a_raising_block_fails_the_build_naming_its_page(
     tmp_path, warm_cache
 ):
-    project = copy_site(tmp_path / "project")
-    page = project / "docs" / "index.zh.md"
-    block = '\n```python exec="on"\nraise RuntimeError("injected failure")\n```\n'
-    page.write_text(page.read_text(encoding="utf-8") + block, encoding="utf-8")
-    result = mkdocs_build(
-        project,
-        tmp_path / "site",
-        notebooks=False,
-        cache=warm_cache,
-        library=project / "src",
-        executable="properdocs",
-    )
-    log = result.stdout + result.stderr
-    assert result.returncode != 0, log
+    def raising_block(project):
+        page = project / "docs" / "index.zh.md"
+        block = '\n```python exec="on"\nraise RuntimeError("injected failure")\n```\n'
+        page.write_text(page.read_text(encoding="utf-8") + block, encoding="utf-8")
+
+    log = build_with(tmp_path, raising_block, cache=warm_cache, executable="properdocs")
     assert "docs/index.zh.md: markdown_exec: Execution of python code block" in log
     assert "injected failure" in log
