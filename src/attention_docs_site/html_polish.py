@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from collections.abc import Callable, Mapping
 
@@ -194,15 +195,13 @@ def drop_api_style_sheet(output: str) -> str:
     Raises:
         ThemeMarkupChanged: A page has no such link to drop.
     """
-    kept: list[str] = [] if _API_ENTRY.search(output) else ["none"]
+    keep = 1 if _API_ENTRY.search(output) else 0
+    seen = itertools.count()
 
-    def first_only(link: re.Match[str]) -> str:
-        if kept:
-            return ""
-        kept.append(link[0])
-        return link[0]
+    def kept(link: re.Match[str]) -> str:
+        return link[0] if next(seen) < keep else ""
 
-    return edit(_API_STYLE_SHEET, first_only, output, "the API style sheet")
+    return edit(_API_STYLE_SHEET, kept, output, "the API style sheet")
 
 
 # Elements whose text is shown or copied as is (notebook cells copy their
