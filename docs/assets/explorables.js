@@ -65,19 +65,25 @@ export function nadarayaWatson(keys, values, query, kernel, h) {
 // bandwidth.loo_cv_error with the Gaussian kernel: each training pair
 // predicted from all the others, a max-shifted softmax as in nadarayaWatson.
 export function looCV(keys, values, h) {
+  // Plain loops, no arrays: the gradient-descent figure calls this a few
+  // hundred times as it starts. Pair i's own term, exp(-Infinity) = 0, is
+  // left out, which changes no sum.
+  const n = keys.length;
+  const score = (i, j) => -0.5 * ((keys[i] - keys[j]) / h) ** 2;
   let total = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const scores = keys.map((key, j) => (j === i ? -Infinity : -0.5 * ((keys[i] - key) / h) ** 2));
-    const top = Math.max(...scores);
+  for (let i = 0; i < n; i++) {
+    let top = -Infinity;
+    for (let j = 0; j < n; j++) if (j !== i) top = Math.max(top, score(i, j));
     let weighted = 0, sum = 0;
-    scores.forEach((score, j) => {
-      const w = Math.exp(score - top);
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const w = Math.exp(score(i, j) - top);
       weighted += w * values[j];
       sum += w;
-    });
+    }
     total += (values[i] - weighted / sum) ** 2;
   }
-  return total / keys.length;
+  return total / n;
 }
 
 const SCORES = {
@@ -385,7 +391,23 @@ function formatT(value) {
 
 // ---- 3. Gradient descent on CV(h) --------------------------------------------
 
-function gradientDescentFigure(figure, data) {
+// The slow part of its set-up, the CV(h) curve on the grid of
+// experiments.cv_curve and each run's training loss n·CV(1/|w|) at every
+// step, a piece at a time (startFigure).
+function* gradientDescentCurves(data) {
+  const [low, high, count] = data.cv_grid;
+  const bandwidths = Array.from({ length: count }, (_, i) => low * (high / low) ** (i / (count - 1)));
+  const curve = [];
+  for (const h of bandwidths) {
+    curve.push(looCV(data.keys, data.values, h));
+    yield;
+  }
+  const n = data.keys.length;
+  const losses = data.runs.map((r) => r.w.map((w) => n * looCV(data.keys, data.values, 1 / Math.abs(w))));
+  return { bandwidths, curve, losses };
+}
+
+function gradientDescentFigure(figure, data, { bandwidths, curve, losses }) {
   const { svg, title, controls, readout, t } = frame(figure, data, 760, 300);
   const runs = Object.fromEntries(data.runs.map((run, i) => [i, run.name]));
   const run = choice(controls, t("ex_run"), runs, "0");
@@ -396,14 +418,9 @@ function gradientDescentFigure(figure, data) {
   const next = node("button", { type: "button", class: "md-button" }, buttons, t("ex_next"));
   const n = data.keys.length;
   const cvBox = [56, 30, 200, 210], fitBox = [312, 30, 190, 210], lossBox = [566, 30, 180, 210];
-  // The CV(h) curve on the grid of experiments.cv_curve, and each run's
-  // training loss n·CV(1/|w|) at every step, computed once.
-  const [low, high, count] = data.cv_grid;
-  const bandwidths = Array.from({ length: count }, (_, i) => low * (high / low) ** (i / (count - 1)));
-  const curve = bandwidths.map((h) => looCV(data.keys, data.values, h));
+  const [low, high] = data.cv_grid;
   const cvY = extent(curve);
   const fitY = extent(data.values, data.truth);
-  const losses = data.runs.map((r) => r.w.map((w) => n * looCV(data.keys, data.values, 1 / Math.abs(w))));
 
   function update() {
     const current = data.runs[Number(run.value)];
@@ -456,16 +473,45 @@ const FIGURES = {
   "gradient-descent": gradientDescentFigure,
 };
 
-function startFigure(figure) {
-  if (!figure.isConnected || "live" in figure.dataset) return; // gone, or started
-  const data = JSON.parse(figure.dataset.explorableData);
-  FIGURES[figure.dataset.explorable](figure, data);
+// A figure's set-up that takes a while, as a generator that yields between
+// pieces: its result is the figure function's third argument.
+const PREPARE = {
+  "gradient-descent": gradientDescentCurves,
+};
+
+const preparing = new WeakMap(); // figure -> its set-up under way
+
+// Sets a figure up, if `more()` leaves the time (the default: all of it), and
+// says whether it is done; a figure set up in part goes on at the next call.
+function startFigure(figure, more = () => true) {
+  if (!figure.isConnected || "live" in figure.dataset) return true; // gone, or started
+  let job = preparing.get(figure);
+  if (!job) {
+    const data = JSON.parse(figure.dataset.explorableData);
+    const steps = (PREPARE[figure.dataset.explorable] ?? function* () {})(data);
+    job = { data, steps, result: undefined, done: false };
+    preparing.set(figure, job);
+  }
+  while (!job.done) {
+    if (!more()) return false;
+    const step = job.steps.next();
+    if (step.done) Object.assign(job, { result: step.value, done: true });
+  }
+  preparing.delete(figure);
+  FIGURES[figure.dataset.explorable](figure, job.data, job.result);
+  return true;
 }
 
-// A figure is set up when it comes near the screen or, failing that, when the
-// browser has nothing else to do: not while the page's first words load. Until
-// then the reader sees its static drawing.
-const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 200));
+// A figure is set up when it comes near the screen or else, a few milliseconds
+// at a time, when the browser has nothing else to do: never in one long task
+// while the page loads. Until then the reader sees its static drawing.
+const whenIdle =
+  window.requestIdleCallback ||
+  ((work) =>
+    setTimeout(() => {
+      const end = performance.now() + 10;
+      work({ timeRemaining: () => end - performance.now() });
+    }, 200));
 
 function start() {
   const waiting = document.querySelectorAll(".ad-explorable:not([data-live])");
@@ -481,10 +527,11 @@ function start() {
   );
   for (const figure of waiting) {
     near.observe(figure);
-    whenIdle(() => {
-      near.unobserve(figure);
-      startFigure(figure);
-    });
+    const idle = (deadline) => {
+      if (startFigure(figure, () => deadline.timeRemaining() > 2)) near.unobserve(figure);
+      else whenIdle(idle);
+    };
+    whenIdle(idle);
   }
 }
 

@@ -526,3 +526,36 @@ def test_every_teaching_page_stays_within_150_kib(built_site, lang):
         for page in pages
     }
     assert {page: size for page, size in sizes.items() if size > 150 * 1024} == {}
+
+
+class _Scripts(HTMLParser):
+    """The address and attributes of each script a page loads from a file."""
+
+    def __init__(self):
+        super().__init__()
+        self.scripts: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "script" and dict(attrs).get("src"):
+            self.scripts.append(dict(attrs))
+
+
+def test_no_script_holds_up_the_first_paint(built_site):
+    """Each script file is deferred or a module, so it runs once the page is drawn.
+
+    Material's bundle included (overrides/main.html): run where the parser
+    meets it, it kept a phone's first paint of a long chapter waiting for the
+    bundle and its start-up (benchmarks/reader.py).
+    """
+    blocking = []
+    pages = sorted(built_site.rglob("*.html"))
+    for page in pages:
+        parser = _Scripts()
+        parser.feed(page.read_text(encoding="utf-8"))
+        assert parser.scripts, page  # every page runs Material's bundle at least
+        blocking += [
+            f"{page.relative_to(built_site)}: {script['src']}"
+            for script in parser.scripts
+            if "defer" not in script and script.get("type") != "module"
+        ]
+    assert len(pages) > 20 and blocking == []
