@@ -175,3 +175,34 @@ def test_the_plugin_outlives_serve_rebuilds():
     # MkDocs keeps an instance across `mkdocs serve` rebuilds only if it has
     # on_startup; the cache needs that to notice a library edit.
     assert hasattr(AttentionDocsPlugin, "on_startup")
+
+
+def test_under_serve_a_saved_file_is_noticed_within_a_tenth_of_a_second(tmp_path):
+    """MkDocs' server polls every 0.5 s; the plugin makes it 0.1 s, every watch."""
+    import time
+
+    from mkdocs.livereload import LiveReloadServer
+
+    server = LiveReloadServer(
+        builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path)
+    )
+    (tmp_path / "docs").mkdir()
+    server.watch(str(tmp_path / "docs"))  # as MkDocs watches before on_serve
+    before = [server.observer.timeout, *(e.timeout for e in server.observer.emitters)]
+    assert before == [0.5, 0.5]
+    returned = AttentionDocsPlugin().on_serve(server, config=None, builder=None)
+    assert returned is server
+    (tmp_path / "lib").mkdir()
+    server.watch(str(tmp_path / "lib"))  # as mkdocs.yml's watch: after on_serve
+    emitters = server.observer.emitters
+    assert [e.timeout for e in emitters] == [0.1, 0.1]
+    # The watches still work: a saved page asks the server for a rebuild.
+    server.observer.start()
+    try:
+        time.sleep(0.3)  # the first poll records the folder as it is
+        (tmp_path / "docs" / "page.md").write_text("edited", encoding="utf-8")
+        with server._rebuild_cond:
+            assert server._rebuild_cond.wait_for(lambda: server._want_rebuild, 10)
+    finally:
+        server.observer.stop()
+        server.observer.join()
