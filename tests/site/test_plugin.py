@@ -186,23 +186,24 @@ def test_under_serve_a_saved_file_is_noticed_within_a_tenth_of_a_second(tmp_path
     server = LiveReloadServer(
         builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path)
     )
-    (tmp_path / "docs").mkdir()
-    server.watch(str(tmp_path / "docs"))  # as MkDocs watches before on_serve
-    before = [server.observer.timeout, *(e.timeout for e in server.observer.emitters)]
-    assert before == [0.5, 0.5]
-    returned = AttentionDocsPlugin().on_serve(server, config=None, builder=None)
-    assert returned is server
-    (tmp_path / "lib").mkdir()
-    server.watch(str(tmp_path / "lib"))  # as mkdocs.yml's watch: after on_serve
-    emitters = server.observer.emitters
-    assert [e.timeout for e in emitters] == [0.1, 0.1]
-    # The watches still work: a saved page asks the server for a rebuild.
-    server.observer.start()
     try:
+        (tmp_path / "docs").mkdir()
+        server.watch(str(tmp_path / "docs"))  # as MkDocs watches before on_serve
+        observer = server.observer
+        assert [observer.timeout, *(e.timeout for e in observer.emitters)] == [0.5] * 2
+        returned = AttentionDocsPlugin().on_serve(server, config=None, builder=None)
+        assert returned is server
+        (tmp_path / "lib").mkdir()
+        server.watch(str(tmp_path / "lib"))  # as mkdocs.yml's watch: after on_serve
+        assert [e.timeout for e in observer.emitters] == [0.1, 0.1]
+        # The watches still work: a saved page asks the server for a rebuild.
+        observer.start()
         time.sleep(0.3)  # the first poll records the folder as it is
         (tmp_path / "docs" / "page.md").write_text("edited", encoding="utf-8")
         with server._rebuild_cond:
             assert server._rebuild_cond.wait_for(lambda: server._want_rebuild, 10)
     finally:
-        server.observer.stop()
-        server.observer.join()
+        if server.observer.is_alive():
+            server.observer.stop()
+            server.observer.join()
+        server.server_close()  # its socket, made but never bound
