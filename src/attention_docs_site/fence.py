@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import functools
 import logging
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .exec_cache import ExecCache
@@ -28,10 +31,13 @@ class CachedFence:
 
     The plugin registers it as the format of ``python`` custom fences (with
     markdown-exec's validator). A block's key includes the sources of the
-    earlier blocks of its session, and its entry the library code they reached
-    as well as its own. On a miss in a session whose earlier blocks were
-    served from the cache, those blocks are run first (their output
-    discarded), so the session holds what the block may use.
+    earlier blocks of its session. Its entry holds the library code it reached
+    and the code reached by the earlier blocks it depends on: those that bound
+    or used a name it reads (:class:`_Session`). So an edit to a function one
+    figure's block called re-runs that block, and the later blocks that read
+    what it made; not every later block of the page. On a miss, the earlier
+    blocks it depends on that this build served from the cache run first
+    (their output discarded), so the session holds what the block may use.
 
     Parameters:
         cache: Where outputs are kept.
@@ -42,12 +48,8 @@ class CachedFence:
     def __init__(self, cache: ExecCache, *, execute: bool = True) -> None:
         self.cache = cache
         self.execute = execute
-        # Sources of the blocks run so far, per markdown-exec session, in page order.
-        self.sessions: dict[str, list[str]] = {}
-        # Sessions whose interpreter state is behind (an earlier block was cached).
-        self.stale: set[str] = set()
-        # Library units reached so far by the blocks of each session.
-        self.reached: dict[str, frozenset[str]] = {}
+        # Each markdown-exec session's blocks so far, in page order.
+        self.sessions: dict[str, _Session] = {}
 
     def __call__(
         self,
@@ -59,51 +61,52 @@ class CachedFence:
         **kwargs: Any,  # noqa: ANN401 (SuperFences' others, for markdown-exec)
     ) -> str:
         """Format one block: its cached output, or markdown-exec's on a miss."""
-        session = options.get("session") or ""
-        history = self.sessions.setdefault(session, []) if session else []
-        earlier = list(history)
-        if session:
-            history.append(source)
+        name = options.get("session") or ""
+        state = self.sessions.setdefault(name, _Session()) if name else _Session()
+        earlier = [block.source for block in state.blocks]
+        names = block_names(source)
+        needs = state.depends(names)
         if not self.execute:
+            state.add(source, names, needs, frozenset(), ran=False)
             return NOT_EXECUTED
         parts = {
             "language": language,
-            "session": session,
+            "session": name,
             "earlier": earlier,
             "source": source,
             "options": {k: v for k, v in options.items() if k != "md"},
         }
         args = (language, css_class, options, md)
+        carried = frozenset().union(*(state.blocks[i].units for i in needs))
         result = self.cache.cached(
             "block",
-            f"block in session {session!r}",
-            lambda: self._run(source, session, earlier, args, kwargs),
-            carried=self.reached.get(session, frozenset()),
+            f"block in session {name!r}",
+            lambda: self._run(source, state, needs, args, kwargs),
+            carried=carried,
             **parts,
         )
-        if session:
-            self.reached[session] = result.units
-            if result.hit:
-                self.stale.add(session)
+        state.add(source, names, needs, result.units, ran=not result.hit)
         return result.value
 
     def _run(
         self,
         source: str,
-        session: str,
-        earlier: list[str],
+        state: _Session,
+        needs: frozenset[int],
         args: tuple[str, str, dict[str, Any], Markdown],
         kwargs: dict[str, Any],
     ) -> tuple[str, bool]:
         """Run a block with markdown-exec: ``(html, whether to cache it)``.
 
-        The earlier blocks of a stale session run first; a block that logged a
-        warning (it raised) is never cached.
+        The earlier blocks it depends on that were served from the cache run
+        first, in page order; a block that logged a warning (it raised) is
+        never cached.
         """
-        if session in self.stale:
-            for old in earlier:
-                _markdown_exec(old, *args, **kwargs)
-            self.stale.discard(session)
+        for i in sorted(needs):
+            block = state.blocks[i]
+            if not block.ran:
+                _markdown_exec(block.source, *args, **kwargs)
+                block.ran = True
         watcher = _Warnings()
         exec_logger = logging.getLogger(EXEC_LOGGER)
         exec_logger.addHandler(watcher)
@@ -125,3 +128,127 @@ def _markdown_exec(
     import markdown_exec
 
     return markdown_exec.formatter(source, language, css_class, options, md, **kwargs)
+
+
+# Calls through which a block can reach any name of its session.
+_DYNAMIC = frozenset({"globals", "locals", "vars", "exec", "eval", "__import__"})
+
+
+@dataclass(frozen=True)
+class BlockNames:
+    """What a block's code reads from its session and binds in it, by name.
+
+    ``reads`` over-approximates (every name loaded anywhere in the block, its
+    own included); ``imported`` are the names it binds by ``import`` alone;
+    ``dynamic`` says it may touch any name (``globals()``, ``exec``, a star
+    import), or could not be parsed.
+    """
+
+    reads: frozenset[str]
+    binds: frozenset[str]
+    imported: frozenset[str]
+    dynamic: bool
+
+
+@functools.lru_cache(maxsize=1024)
+def block_names(source: str) -> BlockNames:
+    """The names a block reads and binds (:class:`BlockNames`)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return BlockNames(frozenset(), frozenset(), frozenset(), dynamic=True)
+    reads: set[str] = set()
+    binds: set[str] = set()
+    imported: set[str] = set()
+    dynamic = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                reads.add(node.id)
+                dynamic |= node.id in _DYNAMIC
+            else:  # Store, Del
+                binds.add(node.id)
+                reads.add(node.id)  # an augmented or deleted name was there
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    dynamic = True
+                imported.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            binds.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            dynamic = True
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            dynamic = True
+    return BlockNames(
+        frozenset(reads),
+        frozenset(binds | imported),
+        frozenset(imported - binds),
+        dynamic,
+    )
+
+
+@dataclass
+class _Block:
+    source: str
+    units: frozenset[str]
+    ran: bool  # run in this build, so its effects are in the session
+
+
+@dataclass
+class _Session:
+    """The blocks of one session so far, and which earlier blocks each name needs.
+
+    A name's blocks are those whose effects its value may carry: the block
+    that bound it and, transitively, what that block read; and every later
+    block that read it (a method call may change the object). Names that one
+    block reads or binds together may share objects (``b = a``), so they are
+    merged into one group and share their blocks. A name bound by ``import``
+    alone is a module or a library object, changed by no call; a block that
+    only reads it does not join it. A dynamic block depends on every earlier
+    block, and every later block on it.
+    """
+
+    blocks: list[_Block] = field(default_factory=list)
+    groups: dict[str, set[int]] = field(default_factory=dict)  # name -> its blocks
+    imported: set[str] = field(default_factory=set)
+    everything: set[int] = field(default_factory=set)  # the dynamic blocks
+
+    def depends(self, names: BlockNames) -> frozenset[int]:
+        """The earlier blocks a block with these names depends on."""
+        if names.dynamic:
+            return frozenset(range(len(self.blocks)))
+        needs = set(self.everything)
+        for name in names.reads:
+            needs |= self.groups.get(name, set())
+        return frozenset(needs)
+
+    def add(
+        self,
+        source: str,
+        names: BlockNames,
+        needs: frozenset[int],
+        units: frozenset[str],
+        *,
+        ran: bool,
+    ) -> None:
+        """Record a block, after it was run or served from the cache."""
+        index = len(self.blocks)
+        self.blocks.append(_Block(source, units, ran))
+        if names.dynamic:
+            self.everything.add(index)
+        mine = needs | {index}
+        self.imported -= names.binds - names.imported
+        self.imported |= names.imported
+        # The names whose objects this block may have made, changed or shared.
+        touched = (names.reads - self.imported) & (set(self.groups) | names.binds)
+        touched |= names.binds - names.imported
+        merged = [self.groups[n] for n in touched if n in self.groups]
+        group = set(mine).union(*merged)
+        for name, blocks in self.groups.items():  # every name of a merged group
+            if any(blocks is other for other in merged):
+                self.groups[name] = group
+        for name in touched:
+            self.groups[name] = group
+        for name in names.imported:
+            self.groups[name] = set(mine)

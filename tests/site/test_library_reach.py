@@ -336,3 +336,94 @@ def test_a_later_block_reruns_when_code_an_earlier_block_reached_changes(toy, tm
     html, counts = render(cache)
     assert "aaa" in html and counts == (0, 2)
     assert cache.stats.outdated == 2
+
+
+FIGURES_PAGE = """
+```python exec="on" session="s"
+from toylib import core
+print(core.make_point().x)
+```
+
+```python exec="on" session="s"
+print(core.outer("a"))
+```
+
+```python exec="on" session="s"
+print(core.shifted_point())
+```
+
+```python exec="on" session="s"
+value = core.outer("b")
+```
+
+```python exec="on" session="s"
+print(value, core.make_point().x)
+```
+"""
+
+
+def test_only_the_blocks_that_use_what_an_edited_function_made_rerun(toy, tmp_path):
+    """One call per figure: an edit re-runs the figure that called it, not the
+    later figures of the page; a block reading a variable it made re-runs."""
+    from attention_docs_site.exec_cache import ExecCache
+
+    global PAGE
+    cache = ExecCache(tmp_path / "cache", library=toy)
+    page, PAGE = PAGE, FIGURES_PAGE
+    try:
+        html, counts = render(cache)
+        assert counts == (0, 5) and "AAA" in html and "BBB 1" in html
+        core = toy / "core.py"
+        text = core.read_text()
+        core.write_text(text.replace("return inner(key) * SCALE", "return key * 2"))
+        html, counts = render(cache)
+        # The second and fourth blocks called outer; the last reads `value`.
+        assert counts == (2, 3), counts
+        assert "aa" in html and "bb 1" in html and "AAA" not in html
+        # The same output as a build that computes everything.
+        fresh = ExecCache(tmp_path / "fresh", library=toy)
+        assert render(fresh)[0] == html
+    finally:
+        PAGE = page
+
+
+def session_with(*sources):
+    from attention_docs_site.fence import _Session, block_names
+
+    session = _Session()
+    for source in sources:
+        names = block_names(source)
+        session.add(source, names, session.depends(names), frozenset(), ran=True)
+    return session
+
+
+def needs(session, source):
+    from attention_docs_site.fence import block_names
+
+    return set(session.depends(block_names(source)))
+
+
+def test_a_block_depends_on_the_blocks_that_made_or_changed_what_it_reads():
+    imports = session_with("from lib import figures", "figures.a()", "figures.b()")
+    assert needs(imports, "figures.c()") == {0}  # not the other figures
+    assert needs(imports, "print(1)") == set()
+    made = session_with("import lib", "x = lib.f()", "y = lib.g()", "x.train()")
+    assert needs(made, "print(x)") == {0, 1, 3}
+    assert needs(made, "print(y)") == {0, 2}
+    # Names used together may share an object: a change through one is seen
+    # through the other, whichever block made them.
+    shared = session_with("a = []", "b = a", "c = 1", "b.append(c)")
+    assert needs(shared, "print(a)") == {0, 1, 2, 3}
+    later = session_with("a = []", "b = {}", "b['x'] = a", "a.append(1)")
+    assert needs(later, "print(b)") == {0, 1, 2, 3}
+    # A name an import bound and an assignment rebinds is a variable again.
+    rebound = session_with("import lib", "lib = lib.make()", "lib.change()")
+    assert needs(rebound, "print(lib)") == {0, 1, 2}
+
+
+def test_a_block_that_can_reach_any_name_depends_on_every_block():
+    for dynamic in ("exec('x = 2')", "globals()['x'] = 2", "from lib import *"):
+        session = session_with("x = 1", "y = 2", dynamic)
+        assert needs(session, "print(x)") == {0, 2}, dynamic
+        assert needs(session_with("x = 1", "y = 2"), dynamic) == {0, 1}
+    assert needs(session_with("x = 1"), "print(x") == {0}  # not parsed
