@@ -31,8 +31,10 @@ are pinned by the lock (``requirements/constraints.txt``).
 
 from __future__ import annotations
 
+import ast
 import copy
 import functools
+import hashlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -42,7 +44,7 @@ from xml.etree.ElementTree import fromstring, tostring
 
 import jinja2
 
-from .exec_cache import ExecCache, package_version
+from .exec_cache import ExecCache, library_folder, package_version
 
 if TYPE_CHECKING:
     from mkdocs.structure.toc import AnchorLink
@@ -181,6 +183,36 @@ def checked(owner: object, name: str, expected: Iterable[str]) -> Callable[..., 
     return original
 
 
+def interface_fingerprint(root: Path) -> str:
+    """A digest of what the API pages show of the library: not its functions' code.
+
+    mkdocstrings reads the library statically (griffe), and with
+    ``show_source: false`` it shows modules, classes, signatures, docstrings
+    and module and class attributes, never a function's code. So the digest
+    covers every module's syntax tree with each function's body cut to its
+    docstring, except ``__init__`` and ``__post_init__``, whose assignments
+    to ``self`` griffe documents. Line numbers do not count.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(_interface(path.read_bytes()).encode() + b"\0")
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=256)
+def _interface(source: bytes) -> str:
+    """One module's syntax tree without its functions' code (see above)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+            node.name not in {"__init__", "__post_init__"}
+        ):
+            docstring = ast.get_docstring(node, clean=False)
+            node.body = [ast.Expr(ast.Constant(docstring))] if docstring else []
+    return ast.dump(tree, include_attributes=False)
+
+
 def _cache_api_entries() -> None:
     """The API pages' ``:::`` blocks: HTML, headings and aliases, from the cache."""
     from mkdocstrings import AutoDocProcessor
@@ -234,7 +266,7 @@ def _cache_api_entries() -> None:
             handler=name,
             locale=handlers._locale,
             page=page.file.src_uri,
-            library=cache.fingerprint,
+            library=interface_fingerprint(cache.library or library_folder()),
         )
         if not rendered:  # a hit: give the extension the headings to take
             handler._headings.extend(fromstring(h) for h in entry["headings"])

@@ -121,3 +121,59 @@ def test_the_wrapped_packages_have_the_shape_the_caches_expect():
         jupyter._get_nb_toc_tokens,
     ):
         assert hasattr(wrapped, "__wrapped__"), wrapped
+
+
+INTERFACE = '''
+"""A module."""
+
+SCALE = 3
+
+
+def shaped(x: int, y: float = 1.0) -> float:
+    """Scale ``x``."""
+    total = x * SCALE
+    return total + y
+
+
+class Model:
+    """A model."""
+
+    rate: float = 0.1
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        """Its width."""
+
+    def fit(self) -> None:
+        """Fit it."""
+        self.width += 1
+'''
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "shown"),
+    [
+        # What the API page shows: the digest changes.
+        ('"""Scale ``x``."""', '"""Scale ``x`` up."""', True),
+        ("y: float = 1.0", "y: float = 2.0", True),
+        ("-> float:", "-> int:", True),
+        ("SCALE = 3", "SCALE = 4", True),
+        ("rate: float = 0.1", "rate: float = 0.2", True),
+        ("self.width = width", "self.size = width", True),  # griffe documents it
+        ("def fit(self)", "def refit(self)", True),
+        # A function's code, which it does not show: the same digest.
+        ("return total + y", "return y + total", False),
+        ("self.width += 1", "self.width += 2", False),
+        ('"""A model."""\n', '"""A model."""\n\n', False),  # lines only
+    ],
+)
+def test_the_api_entries_key_on_what_the_api_page_shows(tmp_path, old, new, shown):
+    from attention_docs_site.render_cache import interface_fingerprint
+
+    module = tmp_path / "lib" / "mod.py"
+    module.parent.mkdir()
+    module.write_text(INTERFACE, encoding="utf-8")
+    before = interface_fingerprint(module.parent)
+    assert old in INTERFACE
+    module.write_text(INTERFACE.replace(old, new, 1), encoding="utf-8")
+    assert (interface_fingerprint(module.parent) != before) is shown
