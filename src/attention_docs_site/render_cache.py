@@ -200,6 +200,16 @@ def interface_fingerprint(root: Path) -> str:
     return digest.hexdigest()
 
 
+@functools.lru_cache(maxsize=8)
+def _interface_of(root: Path, fingerprint: str) -> str:
+    """:func:`interface_fingerprint`, once per state of the library's files.
+
+    ``fingerprint`` (the execution cache's, of every file's bytes) changes
+    with any edit, so each ``:::`` block of a build shares one reading.
+    """
+    return interface_fingerprint(root)
+
+
 @functools.lru_cache(maxsize=256)
 def _interface(source: bytes) -> str:
     """One module's syntax tree without its functions' code (see above)."""
@@ -266,7 +276,7 @@ def _cache_api_entries() -> None:
             handler=name,
             locale=handlers._locale,
             page=page.file.src_uri,
-            library=interface_fingerprint(cache.library or library_folder()),
+            library=_interface_of(cache.library or library_folder(), cache.fingerprint),
         )
         if not rendered:  # a hit: give the extension the headings to take
             handler._headings.extend(fromstring(h) for h in entry["headings"])
