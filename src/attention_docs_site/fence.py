@@ -206,13 +206,14 @@ class _Session:
     merged into one group and share their blocks. A name bound by ``import``
     alone is a module or a library object, changed by no call; a block that
     only reads it does not join it. A dynamic block depends on every earlier
-    block, and every later block on it.
+    block, and every later block on it and on what it depends on.
     """
 
     blocks: list[_Block] = field(default_factory=list)
     groups: dict[str, set[int]] = field(default_factory=dict)  # name -> its blocks
     imported: set[str] = field(default_factory=set)
-    everything: set[int] = field(default_factory=set)  # the dynamic blocks
+    # The dynamic blocks, and the blocks they depend on.
+    everything: set[int] = field(default_factory=set)
 
     def depends(self, names: BlockNames) -> frozenset[int]:
         """The earlier blocks a block with these names depends on."""
@@ -235,9 +236,9 @@ class _Session:
         """Record a block, after it was run or served from the cache."""
         index = len(self.blocks)
         self.blocks.append(_Block(source, units, ran))
-        if names.dynamic:
-            self.everything.add(index)
         mine = needs | {index}
+        if names.dynamic:  # with what it needs, so that a replay of it can run
+            self.everything |= mine
         self.imported -= names.binds - names.imported
         self.imported |= names.imported
         # The names whose objects this block may have made, changed or shared.
