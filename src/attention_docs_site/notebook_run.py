@@ -108,6 +108,10 @@ def _shell() -> Any:  # noqa: ANN401 (IPython's shell class)
     config = Config()
     config.HistoryManager.enabled = False  # no sqlite file in the home folder
     config.InteractiveShell.colors = "nocolor"
+    # No output cache (Out, _1, ...): cells run under _recording's hook, which
+    # keeps none, and a shell with a cache empties it on each reset with a full
+    # gc.collect(), 0.3 s apiece in a build's large heap, twice per notebook.
+    config.InteractiveShell.cache_size = 0
     return InteractiveShell.instance(config=config)
 
 
