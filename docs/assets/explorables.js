@@ -403,7 +403,15 @@ function* gradientDescentCurves(data) {
     yield;
   }
   const n = data.keys.length;
-  const losses = data.runs.map((r) => r.w.map((w) => n * looCV(data.keys, data.values, 1 / Math.abs(w))));
+  const losses = [];
+  for (const run of data.runs) {
+    const loss = [];
+    losses.push(loss);
+    for (const w of run.w) {
+      loss.push(n * looCV(data.keys, data.values, 1 / Math.abs(w)));
+      yield;
+    }
+  }
   return { bandwidths, curve, losses };
 }
 
@@ -483,7 +491,11 @@ const preparing = new WeakMap(); // figure -> its set-up under way
 
 // Sets a figure up, if `more()` leaves the time (the default: all of it), and
 // says whether it is done; a figure set up in part goes on at the next call.
-function startFigure(figure, more = () => true) {
+// Drawing it is one more piece, and it waits for a call of its own unless the
+// figure is needed now (`more` left as it is).
+const NOW = () => true;
+
+function startFigure(figure, more = NOW) {
   if (!figure.isConnected || "live" in figure.dataset) return true; // gone, or started
   let job = preparing.get(figure);
   if (!job) {
@@ -492,11 +504,14 @@ function startFigure(figure, more = () => true) {
     job = { data, steps, result: undefined, done: false };
     preparing.set(figure, job);
   }
+  let prepared = false;
   while (!job.done) {
     if (!more()) return false;
     const step = job.steps.next();
     if (step.done) Object.assign(job, { result: step.value, done: true });
+    prepared = true;
   }
+  if (prepared && more !== NOW) return false; // drawn in the next slice
   preparing.delete(figure);
   FIGURES[figure.dataset.explorable](figure, job.data, job.result);
   return true;
@@ -504,7 +519,10 @@ function startFigure(figure, more = () => true) {
 
 // A figure is set up when it comes near the screen or else, a few milliseconds
 // at a time, when the browser has nothing else to do: never in one long task
-// while the page loads. Until then the reader sees its static drawing.
+// while the page loads. Until then the reader sees its static drawing. A slice
+// stops after SLICE ms even if the browser would give it more: a phone's CPU
+// takes several times as long as a desktop's for the same piece.
+const SLICE = 8;
 const whenIdle =
   window.requestIdleCallback ||
   ((work) =>
@@ -528,7 +546,9 @@ function start() {
   for (const figure of waiting) {
     near.observe(figure);
     const idle = (deadline) => {
-      if (startFigure(figure, () => deadline.timeRemaining() > 2)) near.unobserve(figure);
+      const end = performance.now() + SLICE;
+      const more = () => deadline.timeRemaining() > 2 && performance.now() < end;
+      if (startFigure(figure, more)) near.unobserve(figure);
       else whenIdle(idle);
     };
     whenIdle(idle);

@@ -21,7 +21,9 @@ holds one concern:
 - ``mathml``, ``html_polish``, ``api_links``, ``code_names``, ``page_meta``,
   ``logo``: what each page gets;
 - ``site_finish``: once every edition is built, the site-wide files:
-  ``math_font`` (the math font cut to the formulas' characters), ``csp``
+  ``theme_css`` (the theme's palette sheet without a rule that restyles
+  every element), ``math_font`` (the math font cut to the formulas'
+  characters), ``csp``
   (each page's Content-Security-Policy), ``search_split`` (a search index
   per edition), ``offline`` (offline
   copies), ``book`` and ``pdf`` (a PDF per edition, printed by ``chromium``,

@@ -8,6 +8,8 @@ the pages' Content-Security-Policy.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser import search_results
 from helpers import (
@@ -120,13 +122,163 @@ def test_the_page_knows_it_has_scripts_before_its_body_is_drawn(
     page.wait_for_load_state("networkidle")
     changes = page.evaluate("window.__classChanges")
     context.close()
-    assert changes[0] == ["no-js", "js", False], changes
 
     def scripting(classes):  # the classes Material's style sheet tells apart
         return set(classes.split()) & {"no-js", "js"}
 
+    # Records arrive in batches, and className is read as they arrive: each
+    # change's own result is the next one's value before.
+    changes = [
+        [old, after[0], body]
+        for (old, _, body), after in zip(
+            changes, [*changes[1:], changes[-1][1:]], strict=True
+        )
+    ]
+    old, new, body = changes[0]
+    assert (old, scripting(new), body) == ("no-js", {"js"}, False), changes
     later = [c for c in changes[1:] if scripting(c[0]) != scripting(c[1])]
-    assert later == [], changes  # (the bundle adds js-focus-visible: unstyled)
+    assert later == [], changes
+    # The bundle's focus-visible polyfill adds a class of its own: it is there
+    # before the body too, and the bundle's adding it changes nothing.
+    added = [
+        c
+        for c in changes
+        if "js-focus-visible" in c[1].split() and "js-focus-visible" not in c[0].split()
+    ]
+    assert [c[2] for c in added] == [False], changes
+
+
+# Every change to an attribute of the root or the body once the body exists:
+# the element, the attribute, its value before and after.
+ROOT_CHANGES = """
+window.__rootChanges = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    const target = record.target;
+    if (target !== document.documentElement && target !== document.body) continue;
+    if (document.body === null) continue;
+    window.__rootChanges.push([target.localName, record.attributeName,
+      record.oldValue, target.getAttribute(record.attributeName)]);
+  }
+}).observe(document, { subtree: true, attributes: true, attributeOldValue: true });
+"""
+
+# Every style rule's selector, in every style sheet of the page.
+SELECTORS = """(() => {
+  const selectors = [];
+  const walk = (rules) => {
+    for (const rule of rules) {
+      if (rule.selectorText) selectors.push(rule.selectorText);
+      if (rule.cssRules) walk(rule.cssRules);
+    }
+  };
+  for (const sheet of document.styleSheets) walk(sheet.cssRules);
+  return selectors;
+})()"""
+
+# The last compound of a selector matches any element: "*", "*::before",
+# ":after". A rule keyed on an ancestor's attribute with such a subject makes
+# a change of that attribute restyle the whole subtree.
+ANY_ELEMENT = re.compile(r"(?:^|[\s>])\*?(?:::?[\w-]+(?:\([^)]*\))?)*$")
+
+
+def keyed_on(selector: str, name: str, kind: str) -> bool:
+    """Whether an ancestor compound of the selector mentions the attribute or class."""
+    ancestors = re.split(r"[\s>+~]+", selector.strip())[:-1]
+    token = re.compile(
+        rf"\[{re.escape(name)}(?:[~|^$*]?=[^\]]*)?\]"
+        if kind == "attribute"
+        else rf"\.{re.escape(name)}(?![\w-])"
+    )
+    return any(token.search(compound) for compound in ancestors)
+
+
+def whole_page_restyles(changes, selectors):
+    """The changes that a rule turns into a restyle of every element below."""
+    found = []
+    for element, attribute, old, new in changes:
+        if attribute == "class":
+            before, after = set((old or "").split()), set((new or "").split())
+            names = [(c, "class") for c in before ^ after]
+        else:
+            names = [(attribute, "attribute")]
+        for name, kind in names:
+            for selector in selectors:
+                for one in selector.split(","):
+                    if ANY_ELEMENT.search(one.strip()) and keyed_on(one, name, kind):
+                        found.append((element, name, one.strip()))
+    return found
+
+
+def test_the_rule_finder_finds_the_theme_s_switching_rule():
+    rule = "[data-md-color-switching] *, [data-md-color-switching] ::after"
+    changes = [["body", "data-md-color-switching", None, ""]]
+    assert len(whole_page_restyles(changes, [rule])) == 2
+    assert whole_page_restyles(changes, ["[data-md-color-switching] .md-header"]) == []
+    classes = [["html", "class", "js", "js js-focus-visible"]]
+    assert whole_page_restyles(classes, [".no-js *", ".js-focus-visible a"]) == []
+    assert whole_page_restyles(classes, [".js-focus-visible > *"]) != []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_nothing_the_page_does_as_it_starts_restyles_every_element(
+    browser, site_url, lang
+):
+    """No start-up change to the root or the body meets a rule on every element.
+
+    Material's palette sets data-md-color-switching on the body on every load
+    and takes it away a task later; its rule "[data-md-color-switching] *"
+    made each change restyle the whole page, which the site drops
+    (attention_docs_site.theme_css).
+    """
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(ROOT_CHANGES)
+    page.goto(site_url + LANGS[lang] + "parametric-attention-pooling/")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)  # the palette takes its attribute away a task later
+    changes = page.evaluate("window.__rootChanges")
+    selectors = page.evaluate(SELECTORS)
+    context.close()
+    assert any(change[1] == "data-md-color-switching" for change in changes), changes
+    assert len(selectors) > 1000
+    assert whole_page_restyles(changes, selectors) == []
+
+
+TRANSITIONS = """document.getAnimations()
+  .filter((a) => a instanceof CSSTransition)
+  .map((a) => `${a.effect.target.localName} ${a.transitionProperty}`)"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_switching_the_palette_changes_colours_at_once(browser, site_url, lang):
+    """By the reader's toggle or the system's scheme: no colour fades in."""
+    context = browser.new_context(color_scheme="light", bypass_csp=True)
+    page = context.new_page()
+    page.goto(site_url + LANGS[lang] + "attention-pooling/")
+    page.wait_for_load_state("networkidle")
+    toggle = page.locator("form[data-md-component=palette] label:visible")
+    toggle.click()  # automatic to light: the colours stay
+    page.wait_for_function("document.body.dataset.mdColorMedia.endsWith('light)')")
+    seen = {}
+    switches = [("dark", "slate"), ("automatic", "default"), ("system", "slate")]
+    for switch, scheme in switches:
+        if switch == "system":  # on automatic, the system turns dark
+            page.emulate_media(color_scheme="dark")
+        else:
+            toggle.click()
+        page.wait_for_function(f"document.body.dataset.mdColorScheme === {scheme!r}")
+        seen[switch] = page.evaluate(TRANSITIONS)
+        # The attribute goes once the new colours are drawn; hovers fade again.
+        page.wait_for_function(
+            "!document.documentElement.hasAttribute('data-ad-switching')"
+        )
+    hovered = page.locator("article a[href]").first
+    hovered.hover()
+    fades = page.evaluate(TRANSITIONS)
+    context.close()
+    assert seen == {"dark": [], "automatic": [], "system": []}, seen
+    assert fades, "a link's colour no longer fades on hover: transitions stay off"
 
 
 @pytest.mark.parametrize("lang", LANGS)
