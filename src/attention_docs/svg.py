@@ -27,6 +27,7 @@ _SVG_RC: dict[RcKeyType, Any] = {
 }
 _PROLOGUE = re.compile(r"\A.*?(?=<svg\b)", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_VIEW_BOX = re.compile(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"')
 _ID = re.compile(r'\sid="([^"]+)"')
 _REFERENCE = re.compile(r'(?:url\(#|href="#)([^)"]+)')
 _GEOMETRY = re.compile(r'\s(d|x|y|transform)="([^"]*)"')
@@ -204,11 +205,14 @@ def figure_to_svg(
         raise ValueError(f"figure {alt.strip()!r}: {error}") from None
     label = html.escape(alt.strip(), quote=True)
     head, body = svg.split(">", 1)
-    head = head.replace(
-        "<svg",
-        '<svg role="img" class="ad-figure" style="max-width: 100%; height: auto"',
-        1,
-    )
+    # The box's shape, stated: a page may skip drawing a figure until it nears
+    # the screen (site.css), and its box keeps this shape meanwhile.
+    size = _VIEW_BOX.search(head)
+    if size is None:
+        raise ValueError(f"figure {alt.strip()!r}: matplotlib wrote no viewBox")
+    width, height = size.groups()
+    style = f"max-width: 100%; height: auto; aspect-ratio: {width} / {height}"
+    head = head.replace("<svg", f'<svg role="img" class="ad-figure" style="{style}"', 1)
     return f"{head}><title>{label}</title>{body}\n"
 
 

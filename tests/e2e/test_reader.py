@@ -407,3 +407,44 @@ def test_nothing_moves_after_the_first_paint(browser, site_url, lang, path, widt
     context.close()
     total = sum(value for value, _ in shifts)
     assert total <= 0.01, [(round(v, 4), moved) for v, moved in shifts]
+
+
+# Each figure's box on the page, and whether the browser has drawn it yet.
+FIGURE_BOXES = """[...document.querySelectorAll("article svg.ad-figure")]
+  .filter((svg) => svg.checkVisibility())
+  .map((svg) => {
+    const r = svg.getBoundingClientRect();
+    return [r.x, r.y + scrollY, r.width, r.height];
+  })"""
+# The figures three screens or more below the first, and those of them skipped
+# (the explorables' live drawings aside: scripts draw those).
+SKIPPED = """async () => {
+  for (let i = 0; i < 2; i++) await new Promise((done) => requestAnimationFrame(done));
+  const figures = "article svg.ad-figure:not(.ad-explorable__live svg)";
+  const far = [...document.querySelectorAll(figures)].filter((svg) =>
+    svg.checkVisibility() && svg.getBoundingClientRect().top > 3 * innerHeight);
+  const skipped = far.filter((svg) =>
+    !svg.lastElementChild.checkVisibility({contentVisibilityAuto: true}));
+  return [far.length, skipped.length];
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_figure_s_box_is_the_same_before_and_after_it_is_drawn(
+    browser, site_url, lang, chapter, width
+):
+    """Figures far from the screen are skipped (site.css) in a box of their shape."""
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.goto(site_url + LANGS[lang] + chapter + "/")
+    page.wait_for_load_state("networkidle")
+    far, skipped = page.evaluate(SKIPPED)
+    before = page.evaluate(FIGURE_BOXES)
+    page.evaluate(READ_TO_THE_END)
+    after = page.evaluate(FIGURE_BOXES)
+    page.evaluate("scrollTo(0, 0)")
+    context.close()
+    assert skipped == far  # the page skips the figures it has not shown yet
+    assert before == after

@@ -34,6 +34,21 @@ def test_is_wellformed_svg_with_text_as_text():
     assert "<path" in svg and "glyph" not in svg  # glyphs are not drawn as paths
 
 
+@pytest.mark.parametrize("size", [(6.4, 4.8), (3.0, 5.5)])
+def test_the_figure_states_the_shape_matplotlib_drew(size):
+    # Its box keeps this shape while the page skips drawing it (site.css).
+    fig = Figure(figsize=size)
+    fig.add_subplot().plot([0, 1], [1, 0], color="0.3")
+    root = ET.fromstring(figure_to_svg(fig, alt="a line"))
+    style = dict(
+        part.split(":", 1) for part in root.get("style").replace(" ", "").split(";")
+    )
+    width, height = (float(v) for v in style["aspect-ratio"].split("/"))
+    points = [72 * inch for inch in size]  # matplotlib's SVG is in points
+    assert width / height == pytest.approx(points[0] / points[1], rel=1e-9)
+    assert root.get("width") == f"{points[0]:g}pt" and style["height"] == "auto"
+
+
 def test_no_date_metadata_or_prologue():
     svg = figure_to_svg(sample_figure(), alt="weights")
     assert svg.startswith("<svg")
