@@ -5,6 +5,7 @@ npm on the PATH; Chromium at /usr/bin/chromium, or CHROME_PATH):
 
     .venv/bin/python benchmarks/reader.py
     .venv/bin/python benchmarks/reader.py --plain   # served without gzip
+    .venv/bin/python benchmarks/reader.py --pages zh/attention-pooling/  # a few
 
 In one run it builds the site strictly (without the PDFs, which no page
 loads), builds a bare Material for MkDocs site from one chapter's prose (its
@@ -129,10 +130,17 @@ def main() -> None:
         metavar="CHECKOUT",
         help="measure another checkout of the project (e.g. the commit before)",
     )
+    parser.add_argument(
+        "--pages",
+        nargs="+",
+        metavar="PAGE",
+        help="measure only these pages (e.g. zh/attention-pooling/); the targets "
+        "then speak for those pages only",
+    )
     args = parser.parse_args()
     if shutil.which("npx") is None:
         raise SystemExit("reader.py needs Node's npx on the PATH (Node 20)")
-    pages = [
+    pages = args.pages or [
         folder + page + "/"
         for folder in LANGS.values()
         for page in [*CHAPTERS, *NOTEBOOK_PAGES]
