@@ -572,9 +572,11 @@ def test_language_switch_lands_on_the_counterpart(page, site_url, path, lang):
     page.locator(".md-header__option .md-select").hover()
     target = "zh" if lang == "en" else "en"
     page.locator(f'.md-select__link[hreflang="{target}"]').click()
-    page.wait_for_load_state("load")
     expected = SITE_PATH + other + path + ("/" if path else "")
-    assert urlsplit(page.url).path == expected
+    # The page that was open is loaded already, so wait for the address itself:
+    # a load-state wait can return before the click has navigated (seen in CI).
+    page.wait_for_url(lambda url: urlsplit(url).path == expected)
+    page.wait_for_load_state("load")
     assert page.locator("html").get_attribute("lang") == target
     assert page.foreign_requests == []
 
@@ -586,7 +588,7 @@ def test_the_404_page_speaks_both_languages(page, site_url):
     assert "There is no page at this address" in text and "这个地址上没有页面" in text
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     assert page.evaluate(SERIOUS) == []
-    page.get_by_role("link", name="返回中文首页").click()
-    page.wait_for_load_state("load")
+    with page.expect_request(SITE_URL + "zh/"):
+        page.get_by_role("link", name="返回中文首页").click()
     # site_url is the published address; here it leads off the test server.
     assert page.foreign_requests == [SITE_URL + "zh/"]

@@ -61,6 +61,7 @@ def test_the_offline_copy_works_from_a_folder(browser, built_site, tmp_path, lan
         if lang == "en":  # no page of the other edition in this copy's results
             assert not any("/zh/" in h for h in hrefs), hrefs
         hits.first.click()
+        page.wait_for_url(lambda url: url.split("#")[0] == hrefs[0].split("#")[0])
         page.wait_for_load_state("load")
         assert page.url.startswith(edition.as_uri()) and ".html" in page.url
 
