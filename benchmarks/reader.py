@@ -16,8 +16,11 @@ slowed CPU) on every chapter and exercise page of both editions and on the
 bare page. It prints each page's performance score, first and largest
 contentful paint, total blocking time, layout shift and bytes transferred,
 the ratio of its first paint to the bare page's, and each target with "met"
-or "NOT met". Lighthouse's figures vary from run to run; compare pages
-within one run.
+or "NOT met". Lighthouse's figures vary from run to run, so each page is
+measured several times (``--runs``, 3 by default; the rounds interleave the
+pages, so a slow spell of the machine touches every page alike) and the table
+holds each figure's median, as Lighthouse's own guidance on variability
+advises; compare pages within one run.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -114,6 +118,11 @@ def lighthouse(url: str, report: Path) -> dict[str, float]:
     }
 
 
+def medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over a page's runs."""
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+
+
 def met(condition: bool) -> str:
     return "met" if condition else "NOT met"
 
@@ -137,7 +146,16 @@ def main() -> None:
         help="measure only these pages (e.g. zh/attention-pooling/); the targets "
         "then speak for those pages only",
     )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=3,
+        metavar="N",
+        help="Lighthouse runs per page; the table holds the medians (default 3)",
+    )
     args = parser.parse_args()
+    if args.runs < 1:
+        parser.error(f"--runs must be 1 or more, not {args.runs}")
     if shutil.which("npx") is None:
         raise SystemExit("reader.py needs Node's npx on the PATH (Node 20)")
     pages = args.pages or [
@@ -153,20 +171,27 @@ def main() -> None:
         build_site(source, work / "site")
         build_bare(source, work / "bare")
         font = (work / "site" / FONT).stat().st_size
-        rows: dict[str, dict[str, float]] = {}
+        runs: dict[str, list[dict[str, float]]] = {}
         with (
             serve_site(work / "site", SITE_PATH, compress=not args.plain) as site,
             serve_site(work / "bare", "/bare/", compress=not args.plain) as bare,
         ):
-            for name, url in [
-                ("bare Material page", bare),
-                *((p, site + p) for p in pages),
-            ]:
-                print(f"lighthouse {name} ...", file=sys.stderr)
-                rows[name] = lighthouse(url, work / "report.json")
+            for round_ in range(1, args.runs + 1):
+                for name, url in [
+                    ("bare Material page", bare),
+                    *((p, site + p) for p in pages),
+                ]:
+                    print(
+                        f"lighthouse {name} ({round_}/{args.runs}) ...", file=sys.stderr
+                    )
+                    runs.setdefault(name, []).append(
+                        lighthouse(url, work / "report.json")
+                    )
+    rows = {name: medians(figures) for name, figures in runs.items()}
     base = rows["bare Material page"]["fcp"]
     served = "without compression" if args.plain else "with gzip"
-    print(f"\nLighthouse 12, mobile preset, served {served} on localhost (one run)\n")
+    count = "one run" if args.runs == 1 else f"medians of {args.runs} runs"
+    print(f"\nLighthouse 12, mobile preset, served {served} on localhost ({count})\n")
     print(
         f"{'page':<40} {'perf':>5} {'FCP s':>6} {'LCP s':>6} {'TBT ms':>7} "
         f"{'CLS':>6} {'KiB':>6} {'FCP/bare':>8}"
