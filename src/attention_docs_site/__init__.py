@@ -22,7 +22,8 @@ holds one concern:
   ``logo``: what each page gets;
 - ``site_finish``: once every edition is built, the site-wide files:
   ``theme_css`` (the theme's palette sheet without a rule that restyles
-  every element), ``math_font`` (the math font cut to the formulas'
+  every element), ``theme_js`` (the theme's bundle, each component mounted
+  in a task of its own), ``math_font`` (the math font cut to the formulas'
   characters), ``csp``
   (each page's Content-Security-Policy), ``search_split`` (a search index
   per edition), ``offline`` (offline

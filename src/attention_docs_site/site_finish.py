@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs.exceptions import PluginError
 
-from . import csp, links, math_font, theme_css
+from . import csp, links, math_font, theme_css, theme_js
 from .editions import Editions
 from .logo import write_logos
 from .notebook_files import write_notebook_zips
@@ -43,7 +43,7 @@ def _site_url(config: MkDocsConfig, step: str) -> str:
 
 
 def write_site_files(config: MkDocsConfig, project: Path, editions: Editions) -> None:
-    """The logos, the theme's palette sheet, the wheel, the notebook zips, search.
+    """The logos, the theme's palette sheet and bundle, the wheel, the zips, search.
 
     One search index per edition.
 
@@ -56,8 +56,9 @@ def write_site_files(config: MkDocsConfig, project: Path, editions: Editions) ->
     write_logos(site, config.theme["logo"], config.theme["favicon"], config.site_name)
     try:
         theme_css.drop_palette_switching_rule(site, config.theme.dirs)
+        theme_js.stagger_component_mounts(site, config.theme.dirs)
     except theme_css.ThemeMarkupChanged as error:
-        raise PluginError(f"attention_docs theme style sheet: {error}") from None
+        raise PluginError(f"attention_docs theme: {error}") from None
     wheel = write_wheel(project, site)
     log.info("attention_docs wheel: %s (%d bytes)", wheel.name, wheel.stat().st_size)
     write_notebook_zips(site, wheel, {e.lang: e.folder for e in editions})

@@ -25,16 +25,19 @@ SWITCHING_RULE = (
 )
 
 
-def _theme_sheet(theme_dirs: list[str]) -> Path:
+def theme_file(theme_dirs: list[str], pattern: str, what: str) -> Path:
+    """The theme's one file that matches a pattern, from the first folder that has it.
+
+    Raises:
+        ThemeMarkupChanged: No folder has such a file, or the first has several.
+    """
     for folder in theme_dirs:
-        found = sorted(Path(folder).glob(PALETTE_SHEETS))
+        found = sorted(Path(folder).glob(pattern))
         if found:
             if len(found) > 1:
-                raise ThemeMarkupChanged(f"the theme has {len(found)} palette sheets")
+                raise ThemeMarkupChanged(f"the theme has {len(found)} {what}s")
             return found[0]
-    raise ThemeMarkupChanged(
-        f"the theme has no palette style sheet ({PALETTE_SHEETS}) in {theme_dirs}"
-    )
+    raise ThemeMarkupChanged(f"the theme has no {what} ({pattern}) in {theme_dirs}")
 
 
 def drop_palette_switching_rule(site: Path, theme_dirs: list[str]) -> Path:
@@ -55,7 +58,7 @@ def drop_palette_switching_rule(site: Path, theme_dirs: list[str]) -> Path:
             once: an upgrade changed it (requirements/constraints.txt pins the
             version this edit was written for).
     """
-    source = _theme_sheet(theme_dirs)
+    source = theme_file(theme_dirs, PALETTE_SHEETS, "palette style sheet")
     text = source.read_text("utf-8")
     if text.count(SWITCHING_RULE) != 1:
         raise ThemeMarkupChanged(

@@ -245,6 +245,43 @@ def test_nothing_the_page_does_as_it_starts_restyles_every_element(
     assert whole_page_restyles(changes, selectors) == []
 
 
+# The page's components Material has mounted when its document$ has started
+# the page: its DOMContentLoaded listener, on the document, has run; this one,
+# on the window, runs right after it, in the same task.
+AT_START = """window.addEventListener("DOMContentLoaded", () => {
+  window.__atStart = document.querySelectorAll(".md-code__button").length;
+});"""
+COPY_BUTTONS = "document.querySelectorAll('.md-code__button').length"
+CODE_BLOCKS = "document.querySelectorAll('article pre > code').length"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_theme_mounts_the_page_s_components_after_its_start(
+    browser, site_url, lang
+):
+    """Each in a task of its own (attention_docs_site.theme_js), not in its start.
+
+    Unedited, Material mounts every component while document$ starts the
+    page: on a long chapter, one task that blocks a phone for a quarter of a
+    second (benchmarks/reader.py). The copy buttons stand for the others.
+    """
+    page, url = instant_page(browser, site_url)
+    page.add_init_script(AT_START)
+    page.goto(url + LANGS[lang] + "parametric-attention-pooling/")
+    page.wait_for_load_state("networkidle")
+    at_start, blocks = page.evaluate("window.__atStart"), page.evaluate(CODE_BLOCKS)
+    assert blocks > 0 and at_start == 0
+    assert page.evaluate(COPY_BUTTONS) == blocks
+    # Instant navigation to the chapter before mounts that page's components.
+    page.evaluate("window.sameDocument = true")
+    page.locator("a.md-footer__link--prev").click()
+    page.wait_for_url("**/attention-pooling/")
+    blocks = page.evaluate(CODE_BLOCKS)
+    page.wait_for_function(f"{COPY_BUTTONS} === {blocks}")
+    assert blocks > 0 and page.evaluate("window.sameDocument === true")
+    assert page.problems == []
+
+
 TRANSITIONS = """document.getAnimations()
   .filter((a) => a instanceof CSSTransition)
   .map((a) => `${a.effect.target.localName} ${a.transitionProperty}`)"""

@@ -1,0 +1,182 @@
+"""An edit to the theme's script bundle, which applies or fails the build.
+
+Material's bundle mounts a page's components through two RxJS ``merge()``
+calls: the controls (consent, dialog, palette, progress bar, search, source)
+as the bundle starts, and the page's own (announcement, content, header,
+sidebars, tabs, table of contents, back-to-top button) on each ``document$``.
+Every component then starts in the same task, and on a long chapter, on a
+phone's CPU (Lighthouse slows this machine's four times), that task holds
+the main thread for a quarter of a second after the first paint: measured
+in Chromium's traces, the start-up ran in two tasks of 75 and 110 ms here.
+The site's copy of the bundle calls ``__adStagger`` (``stagger.js``,
+appended to the bundle) in place of those two merges, which starts each
+component in a task of its own. Nothing else in the bundle changes, and its
+source map is rewritten to match.
+
+The text comes from the theme's own files each time, so a build that did not
+copy them again (``mkdocs build --dirty``) edits them all the same.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .html_polish import ThemeMarkupChanged
+from .theme_css import theme_file
+
+BUNDLE = "assets/javascripts/bundle.*.min.js"
+STAGGER = "__adStagger"
+HELPER = Path(__file__).with_name("stagger.js")
+# The two merges, by the first component each one mounts. The names are the
+# minifier's, hence a pattern; each must be found once, and both must be the
+# same function (RxJS's merge).
+MERGES = {
+    "controls": re.compile(r"=(?P<merge>[\w$]+)\(\.\.\.[\w$]+\(\"consent\"\)"),
+    "page components": re.compile(
+        r"=[\w$]+\(\(\)=>(?P<merge>[\w$]+)\(\.\.\.[\w$]+\(\"announce\"\)"
+    ),
+}
+_MAP_COMMENT = "//# sourceMappingURL="
+
+
+def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path:
+    """Write the site's bundle with each component mounted in a task of its own.
+
+    Parameters:
+        site: The built site.
+        theme_dirs: The theme's folders, first match wins (``config.theme.dirs``).
+
+    Returns:
+        The site's bundle, as written (its source map is written beside it).
+
+    Raises:
+        ThemeMarkupChanged: The bundle lacks one of the two merges, has one
+            more than once, or they call different functions: an upgrade
+            changed it (requirements/constraints.txt pins the version this
+            edit was written for).
+    """
+    source = theme_file(theme_dirs, BUNDLE, "script bundle")
+    text = source.read_text("utf-8")
+    starts = [_merge_call(source.name, text, what, p) for what, p in MERGES.items()]
+    names = {name for _, name in starts}
+    if len(names) != 1:
+        raise ThemeMarkupChanged(
+            f"the bundle's component merges: {source.name} calls {sorted(names)}, "
+            "not one function; a theme upgrade changed it (requirements/"
+            "constraints.txt pins the version this edit was written for)"
+        )
+    (merge,) = names
+    edited = text
+    for start, _ in sorted(starts, reverse=True):
+        edited = edited[:start] + STAGGER + edited[start + len(merge) :]
+    target = site / source.relative_to(source.parents[2])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(_append_helper(source.name, edited), encoding="utf-8")
+    added = len(STAGGER) - len(merge)
+    _write_map(source, target, text, [(start, added) for start, _ in starts])
+    return target
+
+
+def _merge_call(
+    name: str, text: str, what: str, pattern: re.Pattern[str]
+) -> tuple[int, str]:
+    """Where one merge's function name starts in the bundle, and the name."""
+    found = list(pattern.finditer(text))
+    if len(found) != 1:
+        raise ThemeMarkupChanged(
+            f"the bundle's merge of the {what}: {name} has {len(found)} matches "
+            f"of {pattern.pattern!r}, not one; a theme upgrade changed it "
+            "(requirements/constraints.txt pins the version this edit was "
+            "written for)"
+        )
+    return found[0].start("merge"), found[0].group("merge")
+
+
+def _append_helper(name: str, text: str) -> str:
+    """The bundle with stagger.js on lines of its own, before its map comment.
+
+    A function declaration is hoisted, so the bundle's code, which runs as
+    it is read, can call it from above.
+    """
+    at = text.rfind(_MAP_COMMENT)
+    if at < 0 or text.rfind("\n", 0, at) != at - 1:
+        raise ThemeMarkupChanged(f"{name} does not end with its source map comment")
+    return text[:at] + HELPER.read_text("utf-8").lstrip("\n") + text[at:]
+
+
+def _write_map(
+    source: Path, target: Path, text: str, edits: list[tuple[int, int]]
+) -> None:
+    """The bundle's source map, its columns moved past each longer name."""
+    original = source.with_name(source.name + ".map")
+    if not original.is_file():
+        raise ThemeMarkupChanged(f"the theme's bundle has no source map {original}")
+    data = json.loads(original.read_text("utf-8"))
+    lines = data["mappings"].split(";")
+    # From the last edit back, so that each one's column is still the original's.
+    for at, added in sorted(edits, reverse=True):
+        line = text.count("\n", 0, at)
+        column = at - (text.rfind("\n", 0, at) + 1)
+        lines[line] = shift_columns(lines[line], column, added)
+    data["mappings"] = ";".join(lines)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    target.with_name(original.name).write_text(text, encoding="utf-8")
+
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _decode(segment: str) -> list[int]:
+    """A source map segment's numbers (base-64 VLQ)."""
+    numbers, value, shift = [], 0, 0
+    for char in segment:
+        digit = _B64.index(char)
+        value += (digit & 31) << shift
+        if digit & 32:
+            shift += 5
+            continue
+        numbers.append(-(value >> 1) if value & 1 else value >> 1)
+        value, shift = 0, 0
+    return numbers
+
+
+def _encode(numbers: list[int]) -> str:
+    """Numbers as a source map segment (base-64 VLQ)."""
+    out = []
+    for number in numbers:
+        value = (-number << 1) | 1 if number < 0 else number << 1
+        while True:
+            digit, value = value & 31, value >> 5
+            out.append(_B64[digit | (32 if value else 0)])
+            if not value:
+                break
+    return "".join(out)
+
+
+def shift_columns(line: str, after: int, added: int) -> str:
+    """One line of source map mappings, with text inserted at a column.
+
+    Parameters:
+        line: The line's segments, comma-separated.
+        after: The column where the text was added; a segment that starts
+            there keeps its column, later ones move.
+        added: How many characters were added.
+
+    Returns:
+        The line's segments. A segment's column is relative to the one
+        before it, so only the first segment past the column changes.
+    """
+    segments = line.split(",")
+    column = 0
+    for index, segment in enumerate(segments):
+        if not segment:
+            continue
+        numbers = _decode(segment)
+        column += numbers[0]
+        if column > after:
+            numbers[0] += added
+            segments[index] = _encode(numbers)
+            break
+    return ",".join(segments)

@@ -1,0 +1,214 @@
+"""The theme's script bundle, its components mounted in tasks of their own."""
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import material
+import pytest
+
+from attention_docs_site.theme_js import (
+    BUNDLE,
+    HELPER,
+    MERGES,
+    STAGGER,
+    ThemeMarkupChanged,
+    shift_columns,
+    stagger_component_mounts,
+)
+
+MATERIAL = Path(material.__file__).parent / "templates"
+(PINNED,) = MATERIAL.glob(BUNDLE)
+TOKEN = re.compile(r"[\w$]+|\S|\s")
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def segments(mappings: str) -> list[list[tuple[int, ...]]]:
+    """Every line's segments with absolute numbers: a whole decoder, the spec's."""
+    lines, state = [], [0, 0, 0, 0, 0]
+    for line in mappings.split(";"):
+        state[0], decoded = 0, []
+        for segment in filter(None, line.split(",")):
+            numbers, value, shift = [], 0, 0
+            for char in segment:
+                digit = B64.index(char)
+                value |= (digit & 31) << shift
+                shift = shift + 5 if digit & 32 else 0
+                if not digit & 32:
+                    numbers.append(-(value >> 1) if value & 1 else value >> 1)
+                    value = 0
+            for field, number in enumerate(numbers):
+                state[field] += number
+            decoded.append(tuple(state[: len(numbers)]))
+        lines.append(decoded)
+    return lines
+
+
+def a_theme(folder: Path, bundle: str, comment: bool = True) -> str:
+    scripts = folder / "theme" / "assets" / "javascripts"
+    scripts.mkdir(parents=True)
+    name = "bundle.0123abcd.min.js"
+    tail = f"\n//# sourceMappingURL={name}.map\n" if comment else "\n"
+    (scripts / name).write_text(bundle + tail, encoding="utf-8")
+    (scripts / f"{name}.map").write_text(
+        json.dumps({"version": 3, "sources": [], "names": [], "mappings": ""})
+    )
+    return str(folder / "theme")
+
+
+CONTROLS = 'var a=L(...me("consent").map(e=>f(e)),...me("palette").map(e=>g(e)))'
+PAGE = 'var b=H(()=>L(...me("announce").map(e=>f(e)),...me("toc").map(e=>g(e))))'
+
+
+@pytest.fixture(scope="module")
+def edited(tmp_path_factory):
+    site = tmp_path_factory.mktemp("site")
+    return stagger_component_mounts(site, [str(MATERIAL)])
+
+
+def test_the_pinned_bundle_calls_the_helper_at_its_two_merges_and_nowhere_else(
+    edited,
+):
+    theirs, ours = PINNED.read_text("utf-8"), edited.read_text("utf-8")
+    assert edited.name == PINNED.name
+    # The helper sits on lines of its own, between the code and the map comment.
+    helper = HELPER.read_text("utf-8").lstrip("\n")
+    code, comment = ours.split(helper)
+    assert comment == theirs[theirs.rindex("//# sourceMappingURL=") :]
+    # Both merges call it; put the merge's name back and the theme's text returns.
+    calls = re.findall(rf'{STAGGER}\(\.\.\.(\w+)\("(consent|announce)"\)', code)
+    assert sorted(kind for _, kind in calls) == ["announce", "consent"]
+    merge = re.search(r'=(\w+)\(\.\.\.\w+\("consent"\)', theirs).group(1)
+    assert code.replace(STAGGER, merge) + comment == theirs
+    assert code.count(STAGGER) == 2
+
+
+def test_the_source_map_still_points_each_token_at_its_source(edited):
+    theirs = json.loads(Path(f"{PINNED}.map").read_text("utf-8"))
+    ours = json.loads(edited.with_name(f"{edited.name}.map").read_text("utf-8"))
+    assert {k: v for k, v in ours.items() if k != "mappings"} == {
+        k: v for k, v in theirs.items() if k != "mappings"
+    }
+    before = PINNED.read_text("utf-8").split("\n")
+    after = edited.read_text("utf-8").split("\n")
+    old, new = segments(theirs["mappings"]), segments(ours["mappings"])
+    assert len(old) == len(new)
+    moved = 0
+    for line, (was, now) in enumerate(zip(old, new, strict=True)):
+        assert [s[1:] for s in was] == [s[1:] for s in now]  # the same sources
+        for a, b in zip(was, now, strict=True):
+            token = TOKEN.match(before[line], a[0]).group()
+            edited_token = TOKEN.match(after[line], b[0]).group()
+            if edited_token == STAGGER:
+                continue  # the renamed call itself
+            assert edited_token == token, (line, a[0], b[0])
+            moved += a[0] != b[0]
+    assert moved > 0  # the tokens past the longer names did move
+
+
+def test_shifting_columns_moves_every_segment_past_the_insertion():
+    line = "AAAA,CAAC,EAAE,CAAC"  # columns 0, 1, 3, 4
+    columns = [s[0] for s in segments(shift_columns(line, 1, 10))[0]]
+    assert columns == [0, 1, 13, 14]
+    assert shift_columns(line, 4, 10) == line  # nothing past the last segment
+
+
+def test_a_second_build_edits_the_theme_s_bundle_again(tmp_path):
+    theme = a_theme(tmp_path, CONTROLS + ";" + PAGE)
+    first = stagger_component_mounts(tmp_path / "site", [theme])
+    text = first.read_text("utf-8")
+    second = stagger_component_mounts(tmp_path / "site", [theme])  # --dirty
+    assert second.read_text("utf-8") == text and text.count(STAGGER) == 3
+
+
+@pytest.mark.parametrize(
+    ("bundle", "message"),
+    [
+        (PAGE, "merge of the controls.*0 matches"),
+        (CONTROLS, "merge of the page components.*0 matches"),
+        (CONTROLS + ";" + CONTROLS + ";" + PAGE, "merge of the controls.*2 matches"),
+        (CONTROLS.replace("=L(", "=M(") + ";" + PAGE, r"calls \['L', 'M'\]"),
+    ],
+)
+def test_a_bundle_without_each_merge_once_fails_the_edit(tmp_path, bundle, message):
+    theme = a_theme(tmp_path, bundle)
+    with pytest.raises(ThemeMarkupChanged, match=message):
+        stagger_component_mounts(tmp_path / "site", [theme])
+
+
+def test_a_bundle_without_its_map_comment_fails_the_edit(tmp_path):
+    theme = a_theme(tmp_path, CONTROLS + ";" + PAGE, comment=False)
+    with pytest.raises(ThemeMarkupChanged, match="source map comment"):
+        stagger_component_mounts(tmp_path / "site", [theme])
+
+
+def test_the_pinned_theme_has_each_merge_once():
+    # The theme's own text, not ours: the edit was written for this version.
+    text = PINNED.read_text("utf-8")
+    assert [len(pattern.findall(text)) for pattern in MERGES.values()] == [1, 1]
+
+
+# The helper's contract, run by Node against a stand-in for RxJS's observables.
+# Each source's subscribe() queues a microtask, which runs when its task ends.
+CONTRACT = """
+const runs = {};
+const source = (log, name, values, done = true) => ({
+  subscribe(observer) {
+    log.push(`start ${name}`);
+    queueMicrotask(() => log.push("task ends"));
+    values.forEach((value) => observer.next(value));
+    if (done) observer.complete();
+    return { unsubscribe: () => log.push(`stop ${name}`) };
+  },
+});
+const observer = (log) => ({
+  next: (value) => log.push(`next ${value}`),
+  error: (error) => log.push(`error ${error}`),
+  complete: () => log.push("complete"),
+});
+function run(name, sources, after) {
+  const log = (runs[name] = []);
+  const merged = __adStagger(...sources(log));
+  const interop = merged[Symbol.observable || "@@observable"]();
+  const subscription = interop.subscribe(observer(log));
+  log.push("subscribed");
+  if (after) after(subscription, log);
+}
+run("all", (log) => [source(log, "a", [1, 2]), source(log, "b", [3])]);
+run("one never ends", (log) => [source(log, "a", [1]), source(log, "b", [], false)]);
+run("none", () => []);
+run("cancelled at once", (log) => [source(log, "a", [1])], (s) => s.unsubscribe());
+{
+  // The reader navigates as the first source's value arrives, in its task.
+  const log = (runs["cancelled after the first"] = []);
+  const subscription = __adStagger(source(log, "a", [1], false), source(log, "b", [2]))
+    .subscribe({ next() { log.push("navigate"); subscription.unsubscribe(); } });
+  log.push("subscribed");
+}
+setTimeout(() => console.log(JSON.stringify(runs)), 50);
+"""
+
+
+def test_the_helper_starts_each_source_in_a_task_of_its_own():
+    script = HELPER.read_text("utf-8") + CONTRACT
+    result = subprocess.run(
+        ["node", "-e", script], capture_output=True, text=True, check=True
+    )
+    runs = json.loads(result.stdout)
+    # Nothing starts while the merge is subscribed; then one source per task,
+    # every value passed on, and complete once every source has.
+    assert runs["all"] == [
+        *("subscribed", "start a", "next 1", "next 2", "task ends"),
+        *("start b", "next 3", "complete", "task ends"),
+    ]
+    assert runs["one never ends"] == [
+        *("subscribed", "start a", "next 1", "task ends", "start b", "task ends"),
+    ]
+    assert runs["none"] == ["complete", "subscribed"]
+    # Unsubscribed (instant navigation): what has not started never does, and
+    # what has is unsubscribed.
+    assert runs["cancelled at once"] == ["subscribed"]
+    assert runs["cancelled after the first"] == [
+        *("subscribed", "start a", "navigate", "stop a", "task ends"),
+    ]
