@@ -9,9 +9,11 @@ phone's CPU (Lighthouse slows this machine's four times), that task holds
 the main thread for a quarter of a second after the first paint: measured
 in Chromium's traces, the start-up ran in two tasks of 75 and 110 ms here.
 The site's copy of the bundle calls ``__adStagger`` (``stagger.js``,
-appended to the bundle) in place of those two merges, which starts each
-component in a task of its own. Nothing else in the bundle changes, and its
-source map is rewritten to match.
+appended to the bundle) in place of those two merges, and hands it each
+kind of component's mounting as a function (``()=>`` where Material spread
+the mounted components, ``...``): it calls each function in a task of its
+own, then starts each component in a task of its own. Nothing else in the
+bundle changes, and its source map is rewritten to match.
 
 The text comes from the theme's own files each time, so a build that did not
 copy them again (``mkdocs build --dirty``) edits them all the same.
@@ -29,6 +31,10 @@ from .theme_css import theme_file
 BUNDLE = "assets/javascripts/bundle.*.min.js"
 STAGGER = "__adStagger"
 HELPER = Path(__file__).with_name("stagger.js")
+_UPGRADE = (
+    "a theme upgrade changed it (requirements/constraints.txt pins the version "
+    "this edit was written for)"
+)
 # The two merges, by the first component each one mounts. The names are the
 # minifier's, hence a pattern; each must be found once, and both must be the
 # same function (RxJS's merge).
@@ -42,7 +48,7 @@ _MAP_COMMENT = "//# sourceMappingURL="
 
 
 def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path:
-    """Write the site's bundle with each component mounted in a task of its own.
+    """Write the site's bundle with its components mounted in tasks of their own.
 
     Parameters:
         site: The built site.
@@ -53,29 +59,41 @@ def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path:
 
     Raises:
         ThemeMarkupChanged: The bundle lacks one of the two merges, has one
-            more than once, or they call different functions: an upgrade
-            changed it (requirements/constraints.txt pins the version this
-            edit was written for).
+            more than once, they call different functions, or an argument
+            is not a spread (``...``): an upgrade changed it
+            (requirements/constraints.txt pins the version this edit was
+            written for).
     """
     source = theme_file(theme_dirs, BUNDLE, "script bundle")
     text = source.read_text("utf-8")
-    starts = [_merge_call(source.name, text, what, p) for what, p in MERGES.items()]
-    names = {name for _, name in starts}
+    edits = []
+    names = set()
+    for what, pattern in MERGES.items():
+        start, merge = _merge_call(source.name, text, what, pattern)
+        names.add(merge)
+        edits.append((start, len(merge), STAGGER))
+        # Each argument, "...me(kind).map(mount)", becomes "()=>me(kind).map(mount)".
+        for argument in _arguments(source.name, text, start + len(merge)):
+            if not text.startswith("...", argument):
+                raise ThemeMarkupChanged(
+                    f"the bundle's merge of the {what}: {source.name} has an "
+                    f"argument that is not a spread at {argument}: "
+                    f"{text[argument : argument + 40]!r}; {_UPGRADE}"
+                )
+            edits.append((argument, 3, "()=>"))
     if len(names) != 1:
         raise ThemeMarkupChanged(
             f"the bundle's component merges: {source.name} calls {sorted(names)}, "
-            "not one function; a theme upgrade changed it (requirements/"
-            "constraints.txt pins the version this edit was written for)"
+            f"not one function; {_UPGRADE}"
         )
-    (merge,) = names
     edited = text
-    for start, _ in sorted(starts, reverse=True):
-        edited = edited[:start] + STAGGER + edited[start + len(merge) :]
+    for start, length, replacement in sorted(edits, reverse=True):
+        edited = edited[:start] + replacement + edited[start + length :]
     target = site / source.relative_to(source.parents[2])
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(_append_helper(source.name, edited), encoding="utf-8")
-    added = len(STAGGER) - len(merge)
-    _write_map(source, target, text, [(start, added) for start, _ in starts])
+    shifts = [(start, len(new) - length) for start, length, new in edits]
+    _write_map(source, target, text, shifts)
     return target
 
 
@@ -87,11 +105,48 @@ def _merge_call(
     if len(found) != 1:
         raise ThemeMarkupChanged(
             f"the bundle's merge of the {what}: {name} has {len(found)} matches "
-            f"of {pattern.pattern!r}, not one; a theme upgrade changed it "
-            "(requirements/constraints.txt pins the version this edit was "
-            "written for)"
+            f"of {pattern.pattern!r}, not one; {_UPGRADE}"
         )
     return found[0].start("merge"), found[0].group("merge")
+
+
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+
+
+def _arguments(name: str, text: str, at: int) -> list[int]:
+    """Where each argument starts of the call whose "(" is at ``at``.
+
+    Brackets are counted and string literals skipped; the merges' arguments
+    hold no template literal or regular expression, and one would fail here.
+    """
+    starts, expected, index = [at + 1], [], at + 1
+    while index < len(text):
+        char = text[index]
+        if char in "\"'":
+            index = _string_end(name, text, index)
+        elif char in "`/":
+            raise ThemeMarkupChanged(f"{name}: a {char} in the merge at {at}")
+        elif char in _CLOSING:
+            expected.append(_CLOSING[char])
+        elif char in ")]}":
+            if not expected and char == ")":
+                return starts
+            if not expected or expected.pop() != char:
+                break
+        elif char == "," and not expected:
+            starts.append(index + 1)
+        index += 1
+    raise ThemeMarkupChanged(f"{name}: the merge's brackets at {at} do not balance")
+
+
+def _string_end(name: str, text: str, at: int) -> int:
+    """The index of the quote that closes the string literal opened at ``at``."""
+    index = at + 1
+    while index < len(text) and text[index] != text[at]:
+        index += 2 if text[index] == "\\" else 1
+    if index >= len(text):
+        raise ThemeMarkupChanged(f"{name}: a string at {at} does not end")
+    return index
 
 
 def _append_helper(name: str, text: str) -> str:

@@ -57,7 +57,7 @@ def a_theme(folder: Path, bundle: str, comment: bool = True) -> str:
     return str(folder / "theme")
 
 
-CONTROLS = 'var a=L(...me("consent").map(e=>f(e)),...me("palette").map(e=>g(e)))'
+CONTROLS = 'var a=L(...me("consent").map(e=>f(e,{a:"(",b:[1]})),...me("x").map(g))'
 PAGE = 'var b=H(()=>L(...me("announce").map(e=>f(e)),...me("toc").map(e=>g(e))))'
 
 
@@ -76,12 +76,16 @@ def test_the_pinned_bundle_calls_the_helper_at_its_two_merges_and_nowhere_else(
     helper = HELPER.read_text("utf-8").lstrip("\n")
     code, comment = ours.split(helper)
     assert comment == theirs[theirs.rindex("//# sourceMappingURL=") :]
-    # Both merges call it; put the merge's name back and the theme's text returns.
-    calls = re.findall(rf'{STAGGER}\(\.\.\.(\w+)\("(consent|announce)"\)', code)
-    assert sorted(kind for _, kind in calls) == ["announce", "consent"]
-    merge = re.search(r'=(\w+)\(\.\.\.\w+\("consent"\)', theirs).group(1)
-    assert code.replace(STAGGER, merge) + comment == theirs
+    # Both merges call it, with a function for each kind of component.
+    merge, kinds = re.search(r'=(\w+)\(\.\.\.(\w+)\("consent"\)', theirs).groups()
+    calls = re.findall(rf'{STAGGER}\(\(\)=>{kinds}\("(\w+)"\)', code)
+    assert sorted(calls) == ["announce", "consent"]
     assert code.count(STAGGER) == 2
+    # Put the merge's name and the spreads back, and the theme's text returns.
+    spread, function = f"...{kinds}(", f"()=>{kinds}("
+    assert function not in theirs
+    assert code.count(function) == 15  # 6 kinds of controls, 9 of the page's
+    assert code.replace(STAGGER, merge).replace(function, spread) + comment == theirs
 
 
 def test_the_source_map_still_points_each_token_at_its_source(edited):
@@ -100,8 +104,8 @@ def test_the_source_map_still_points_each_token_at_its_source(edited):
         for a, b in zip(was, now, strict=True):
             token = TOKEN.match(before[line], a[0]).group()
             edited_token = TOKEN.match(after[line], b[0]).group()
-            if edited_token == STAGGER:
-                continue  # the renamed call itself
+            if edited_token == STAGGER or (token, edited_token) == (".", "("):
+                continue  # the renamed call, a spread made a function
             assert edited_token == token, (line, a[0], b[0])
             moved += a[0] != b[0]
     assert moved > 0  # the tokens past the longer names did move
@@ -120,6 +124,8 @@ def test_a_second_build_edits_the_theme_s_bundle_again(tmp_path):
     text = first.read_text("utf-8")
     second = stagger_component_mounts(tmp_path / "site", [theme])  # --dirty
     assert second.read_text("utf-8") == text and text.count(STAGGER) == 3
+    # Brackets and strings inside an argument leave it whole.
+    assert 'a=__adStagger(()=>me("consent").map(e=>f(e,{a:"(",b:[1]})),()=>me(' in text
 
 
 @pytest.mark.parametrize(
@@ -129,6 +135,9 @@ def test_a_second_build_edits_the_theme_s_bundle_again(tmp_path):
         (CONTROLS, "merge of the page components.*0 matches"),
         (CONTROLS + ";" + CONTROLS + ";" + PAGE, "merge of the controls.*2 matches"),
         (CONTROLS.replace("=L(", "=M(") + ";" + PAGE, r"calls \['L', 'M'\]"),
+        (CONTROLS.replace(",...me(", ",me(") + ";" + PAGE, "not a spread"),
+        (CONTROLS.replace("[1]", "[1)") + ";" + PAGE, "do not balance"),
+        (CONTROLS.replace('"("', "`(`") + ";" + PAGE, "a ` in the merge"),
     ],
 )
 def test_a_bundle_without_each_merge_once_fails_the_edit(tmp_path, bundle, message):
@@ -150,7 +159,7 @@ def test_the_pinned_theme_has_each_merge_once():
 
 
 # The helper's contract, run by Node against a stand-in for RxJS's observables.
-# Each source's subscribe() queues a microtask, which runs when its task ends.
+# Each step queues a microtask, which runs when its task ends.
 CONTRACT = """
 const runs = {};
 const source = (log, name, values, done = true) => ({
@@ -162,53 +171,82 @@ const source = (log, name, values, done = true) => ({
     return { unsubscribe: () => log.push(`stop ${name}`) };
   },
 });
+const mount = (log, name, sources) => () => {
+  log.push(`mount ${name}`);
+  queueMicrotask(() => log.push("task ends"));
+  if (sources instanceof Error) throw sources;
+  return sources;
+};
 const observer = (log) => ({
   next: (value) => log.push(`next ${value}`),
-  error: (error) => log.push(`error ${error}`),
+  error: (error) => log.push(`error ${error.message}`),
   complete: () => log.push("complete"),
 });
-function run(name, sources, after) {
+function run(name, mounts, after) {
   const log = (runs[name] = []);
-  const merged = __adStagger(...sources(log));
+  const merged = __adStagger(...mounts(log));
   const interop = merged[Symbol.observable || "@@observable"]();
   const subscription = interop.subscribe(observer(log));
   log.push("subscribed");
   if (after) after(subscription, log);
 }
-run("all", (log) => [source(log, "a", [1, 2]), source(log, "b", [3])]);
-run("one never ends", (log) => [source(log, "a", [1]), source(log, "b", [], false)]);
-run("none", () => []);
-run("cancelled at once", (log) => [source(log, "a", [1])], (s) => s.unsubscribe());
+run("all", (log) => [
+  mount(log, "A", [source(log, "a1", [1, 2]), source(log, "a2", [3])]),
+  mount(log, "B", [source(log, "b", [4])]),
+]);
+run("one never ends", (log) => [
+  mount(log, "A", [source(log, "a", [1]), source(log, "b", [], false)]),
+]);
+run("no mounts", () => []);
+run("a mount of nothing", (log) => [mount(log, "A", [])]);
+run("a mount that fails", (log) => [mount(log, "A", new Error("no such element"))]);
+run("cancelled at once", (log) => [mount(log, "A", [source(log, "a", [1])])],
+  (subscription) => subscription.unsubscribe());
 {
-  // The reader navigates as the first source's value arrives, in its task.
+  // The reader navigates as the first component's value arrives, in its task.
   const log = (runs["cancelled after the first"] = []);
-  const subscription = __adStagger(source(log, "a", [1], false), source(log, "b", [2]))
-    .subscribe({ next() { log.push("navigate"); subscription.unsubscribe(); } });
+  const subscription = __adStagger(
+    mount(log, "A", [source(log, "a", [1], false), source(log, "b", [2])]),
+  ).subscribe({ next() { log.push("navigate"); subscription.unsubscribe(); } });
   log.push("subscribed");
 }
 setTimeout(() => console.log(JSON.stringify(runs)), 50);
 """
 
 
-def test_the_helper_starts_each_source_in_a_task_of_its_own():
+def test_the_helper_mounts_and_starts_each_component_in_a_task_of_its_own():
     script = HELPER.read_text("utf-8") + CONTRACT
     result = subprocess.run(
         ["node", "-e", script], capture_output=True, text=True, check=True
     )
     runs = json.loads(result.stdout)
-    # Nothing starts while the merge is subscribed; then one source per task,
-    # every value passed on, and complete once every source has.
+    # Nothing happens while the merge is subscribed; then each mount in a task,
+    # then each component started in a task, every value passed on, and
+    # complete once every component has.
     assert runs["all"] == [
-        *("subscribed", "start a", "next 1", "next 2", "task ends"),
-        *("start b", "next 3", "complete", "task ends"),
+        *("subscribed", "mount A", "task ends", "mount B", "task ends"),
+        *("start a1", "next 1", "next 2", "task ends"),
+        *("start a2", "next 3", "task ends"),
+        *("start b", "next 4", "complete", "task ends"),
     ]
     assert runs["one never ends"] == [
-        *("subscribed", "start a", "next 1", "task ends", "start b", "task ends"),
+        *("subscribed", "mount A", "task ends"),
+        *("start a", "next 1", "task ends", "start b", "task ends"),
     ]
-    assert runs["none"] == ["complete", "subscribed"]
+    assert runs["no mounts"] == ["complete", "subscribed"]
+    assert runs["a mount of nothing"] == [
+        "subscribed",
+        "mount A",
+        "complete",
+        "task ends",
+    ]
+    assert runs["a mount that fails"] == [
+        *("subscribed", "mount A", "error no such element", "task ends"),
+    ]
     # Unsubscribed (instant navigation): what has not started never does, and
     # what has is unsubscribed.
     assert runs["cancelled at once"] == ["subscribed"]
     assert runs["cancelled after the first"] == [
-        *("subscribed", "start a", "navigate", "stop a", "task ends"),
+        *("subscribed", "mount A", "task ends"),
+        *("start a", "navigate", "stop a", "task ends"),
     ]
