@@ -164,7 +164,7 @@ def _append_helper(name: str, text: str) -> str:
 def _write_map(
     source: Path, target: Path, text: str, edits: list[tuple[int, int]]
 ) -> None:
-    """The bundle's source map, its columns moved past each longer name."""
+    """The bundle's source map, its columns moved past each edit that added text."""
     original = source.with_name(source.name + ".map")
     if not original.is_file():
         raise ThemeMarkupChanged(f"the theme's bundle has no source map {original}")
