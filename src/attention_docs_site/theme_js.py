@@ -12,7 +12,14 @@ The site's copy of the bundle calls ``__adStagger`` (``stagger.js``,
 appended to the bundle) in place of those two merges, and hands it each
 kind of component's mounting as a function (``()=>`` where Material spread
 the mounted components, ``...``): it calls each function in a task of its
-own, then starts each component in a task of its own. Nothing else in the
+own, then starts each component in a task of its own.
+
+The palette adds a ``<meta name="color-scheme">`` as it starts and sets it
+once it has read the header's style: each of the two makes Chromium restyle
+every element of the page (on a long chapter, 10 to 20 ms each here). The
+page's head sets that element, before the body exists
+(``overrides/main.html``), and the site's bundle takes it rather than adding
+another, and sets its content only when it changes. Nothing else in the
 bundle changes, and its source map is rewritten to match.
 
 The text comes from the theme's own files each time, so a build that did not
@@ -44,6 +51,29 @@ MERGES = {
         r"=[\w$]+\(\(\)=>(?P<merge>[\w$]+)\(\.\.\.[\w$]+\(\"announce\"\)"
     ),
 }
+# The palette's edits, each an insertion where its pattern's group "at" starts:
+# take the head's colour-scheme element, add one only if there is none, and
+# set its content only when it changes.
+PALETTE_EDITS = {
+    "take the head's colour-scheme element": (
+        re.compile(
+            r'let (?P<meta>[\w$]+)=(?P<at>)[\w$]+\("meta",\{name:"color-scheme"\}\)'
+        ),
+        "document.querySelector('meta[name=\"color-scheme\"]')||",
+    ),
+    "add it only if there is none": (
+        re.compile(
+            r'\{name:"color-scheme"\}\);(?P<at>)document\.head\.appendChild\((?P<meta>[\w$]+)\);'
+        ),
+        "{meta}.isConnected||",
+    ),
+    "set its content only when it changes": (
+        re.compile(
+            r"(?P<at>)(?P<meta>[\w$]+)\.content=(?P<style>[\w$]+)\.colorScheme(?P<end>)"
+        ),
+        "{meta}.content!=={style}.colorScheme&&(",
+    ),
+}
 _MAP_COMMENT = "//# sourceMappingURL="
 
 
@@ -58,9 +88,10 @@ def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path:
         The site's bundle, as written (its source map is written beside it).
 
     Raises:
-        ThemeMarkupChanged: The bundle lacks one of the two merges, has one
-            more than once, they call different functions, or an argument
-            is not a spread (``...``): an upgrade changed it
+        ThemeMarkupChanged: The bundle lacks one of the two merges or of the
+            palette's three places, has one more than once, the merges call
+            different functions, or an argument is not a spread (``...``):
+            an upgrade changed it
             (requirements/constraints.txt pins the version this edit was
             written for).
     """
@@ -86,15 +117,38 @@ def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path:
             f"the bundle's component merges: {source.name} calls {sorted(names)}, "
             f"not one function; {_UPGRADE}"
         )
+    edits += _palette_edits(source.name, text)
     edited = text
     for start, length, replacement in sorted(edits, reverse=True):
         edited = edited[:start] + replacement + edited[start + length :]
     target = site / source.relative_to(source.parents[2])
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(_append_helper(source.name, edited), encoding="utf-8")
-    shifts = [(start, len(new) - length) for start, length, new in edits]
+    # A replaced token keeps its place in the map; a token an insertion lands
+    # on moves with the rest.
+    shifts = [
+        (start if length else start - 1, len(new) - length)
+        for start, length, new in edits
+    ]
     _write_map(source, target, text, shifts)
     return target
+
+
+def _palette_edits(name: str, text: str) -> list[tuple[int, int, str]]:
+    """The palette's insertions, as (where, 0, what) edits."""
+    edits = []
+    for what, (pattern, insertion) in PALETTE_EDITS.items():
+        found = list(pattern.finditer(text))
+        if len(found) != 1:
+            raise ThemeMarkupChanged(
+                f"the palette's edit to {what}: {name} has {len(found)} matches "
+                f"of {pattern.pattern!r}, not one; {_UPGRADE}"
+            )
+        match = found[0]
+        edits.append((match.start("at"), 0, insertion.format(**match.groupdict())))
+        if "end" in match.groupdict():
+            edits.append((match.start("end"), 0, ")"))
+    return edits
 
 
 def _merge_call(

@@ -277,9 +277,63 @@ def test_the_theme_mounts_the_page_s_components_after_its_start(
     page.locator("a.md-footer__link--prev").click()
     page.wait_for_url("**/attention-pooling/")
     blocks = page.evaluate(CODE_BLOCKS)
-    page.wait_for_function(f"{COPY_BUTTONS} === {blocks}")
-    assert blocks > 0 and page.evaluate("window.sameDocument === true")
+    # No wait_for_function: the page's policy forbids evaluating strings.
+    page.wait_for_selector(f".md-code__button >> nth={blocks - 1}", state="attached")
+    assert page.evaluate(COPY_BUTTONS) == blocks > 0
+    assert page.evaluate("window.sameDocument === true")
     assert page.problems == []
+
+
+# Each <meta name="color-scheme"> added or changed, and whether the page's
+# body existed when the observer heard of it.
+SCHEME_METAS = """window.__schemes = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    const nodes = record.type === "attributes" ? [record.target] : record.addedNodes;
+    for (const node of nodes)
+      if (node.nodeName === "META" && node.name === "color-scheme")
+        window.__schemes.push([node.content, document.body !== null]);
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true });"""
+HEADER_SCHEME = "getComputedStyle(document.querySelector('.md-header')).colorScheme"
+
+
+@pytest.mark.parametrize("system", ["light", "dark"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_colour_scheme_is_set_before_the_body_and_follows_the_palette(
+    browser, site_url, lang, system
+):
+    """Added or changed, it restyles every element: only before the body exists.
+
+    Material's palette adds its own as it starts and sets it once it has read
+    the header's style (attention_docs_site.theme_js).
+    """
+    context = browser.new_context(color_scheme=system, bypass_csp=True)
+    page = context.new_page()
+    page.add_init_script(SCHEME_METAS)
+    page.goto(site_url + LANGS[lang] + "parametric-attention-pooling/")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)  # the palette's start, a few tasks on
+    assert page.evaluate("window.__schemes") == [[system, False]]
+    assert page.evaluate(HEADER_SCHEME) == system
+    assert page.locator("meta[name=color-scheme]").count() == 1
+    # The reader picks the other scheme: the element follows, and the next
+    # page, which reads the stored choice, starts with it.
+    toggle = page.locator("form[data-md-component=palette] label:visible")
+    other = "dark" if system == "light" else "light"
+    for _ in range(3):  # automatic, light, dark
+        if page.evaluate(HEADER_SCHEME) == other:
+            break
+        toggle.click()
+    page.wait_for_function(
+        f"document.querySelector('meta[name=color-scheme]').content === {other!r}"
+    )
+    page.goto(site_url + LANGS[lang] + "attention-pooling/")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    schemes, header = page.evaluate("window.__schemes"), page.evaluate(HEADER_SCHEME)
+    context.close()
+    assert (schemes, header) == ([[other, False]], other)
 
 
 TRANSITIONS = """document.getAnimations()

@@ -12,6 +12,7 @@ from attention_docs_site.theme_js import (
     BUNDLE,
     HELPER,
     MERGES,
+    PALETTE_EDITS,
     STAGGER,
     ThemeMarkupChanged,
     shift_columns,
@@ -59,6 +60,10 @@ def a_theme(folder: Path, bundle: str, comment: bool = True) -> str:
 
 CONTROLS = 'var a=L(...me("consent").map(e=>f(e,{a:"(",b:[1]})),...me("x").map(g))'
 PAGE = 'var b=H(()=>L(...me("announce").map(e=>f(e)),...me("toc").map(e=>g(e))))'
+PALETTE = (
+    'function li(e){let o=x("meta",{name:"color-scheme"});document.head.appendChild(o);'
+    "return H(()=>{let a=getComputedStyle(e);return o.content=a.colorScheme,1})}"
+)
 
 
 @pytest.fixture(scope="module")
@@ -81,11 +86,30 @@ def test_the_pinned_bundle_calls_the_helper_at_its_two_merges_and_nowhere_else(
     calls = re.findall(rf'{STAGGER}\(\(\)=>{kinds}\("(\w+)"\)', code)
     assert sorted(calls) == ["announce", "consent"]
     assert code.count(STAGGER) == 2
-    # Put the merge's name and the spreads back, and the theme's text returns.
     spread, function = f"...{kinds}(", f"()=>{kinds}("
     assert function not in theirs
     assert code.count(function) == 15  # 6 kinds of controls, 9 of the page's
-    assert code.replace(STAGGER, merge).replace(function, spread) + comment == theirs
+    # The palette takes the head's colour-scheme element, adds one only if
+    # there is none, and sets its content only when it changes.
+    meta, element = re.search(
+        r'let (\w+)=(\w+\("meta",\{name:"color-scheme"\}\))', theirs
+    ).groups()
+    head = "document.querySelector('meta[name=\"color-scheme\"]')||"
+    assert f"let {meta}={head}{element};{meta}.isConnected||document.head" in code
+    content = re.search(rf"{meta}\.content=(\w+)\.colorScheme", theirs).group()
+    style = content.split("=")[1]
+    assert f"{meta}.content!=={style}&&({content})" in code
+    # Take those back, and the theme's text returns.
+    for ours_, theirs_ in [
+        (STAGGER, merge),
+        (function, spread),
+        (head, ""),
+        (f"{meta}.isConnected||", ""),
+        (f"{meta}.content!=={style}&&({content})", content),
+    ]:
+        assert ours_ not in theirs
+        code = code.replace(ours_, theirs_)
+    assert code + comment == theirs
 
 
 def test_the_source_map_still_points_each_token_at_its_source(edited):
@@ -119,7 +143,7 @@ def test_shifting_columns_moves_every_segment_past_the_insertion():
 
 
 def test_a_second_build_edits_the_theme_s_bundle_again(tmp_path):
-    theme = a_theme(tmp_path, CONTROLS + ";" + PAGE)
+    theme = a_theme(tmp_path, bundle())
     first = stagger_component_mounts(tmp_path / "site", [theme])
     text = first.read_text("utf-8")
     second = stagger_component_mounts(tmp_path / "site", [theme])  # --dirty
@@ -128,16 +152,29 @@ def test_a_second_build_edits_the_theme_s_bundle_again(tmp_path):
     assert 'a=__adStagger(()=>me("consent").map(e=>f(e,{a:"(",b:[1]})),()=>me(' in text
 
 
+def bundle(controls=CONTROLS, page=PAGE, palette=PALETTE):
+    return ";".join([controls, page, palette])
+
+
 @pytest.mark.parametrize(
     ("bundle", "message"),
     [
-        (PAGE, "merge of the controls.*0 matches"),
-        (CONTROLS, "merge of the page components.*0 matches"),
-        (CONTROLS + ";" + CONTROLS + ";" + PAGE, "merge of the controls.*2 matches"),
-        (CONTROLS.replace("=L(", "=M(") + ";" + PAGE, r"calls \['L', 'M'\]"),
-        (CONTROLS.replace(",...me(", ",me(") + ";" + PAGE, "not a spread"),
-        (CONTROLS.replace("[1]", "[1)") + ";" + PAGE, "do not balance"),
-        (CONTROLS.replace('"("', "`(`") + ";" + PAGE, "a ` in the merge"),
+        (bundle(controls=""), "merge of the controls.*0 matches"),
+        (bundle(page=""), "merge of the page components.*0 matches"),
+        (bundle(controls=CONTROLS * 2), "merge of the controls.*2 matches"),
+        (bundle(controls=CONTROLS.replace("=L(", "=M(")), r"calls \['L', 'M'\]"),
+        (bundle(controls=CONTROLS.replace(",...me(", ",me(")), "not a spread"),
+        (bundle(controls=CONTROLS.replace("[1]", "[1)")), "do not balance"),
+        (bundle(controls=CONTROLS.replace('"("', "`(`")), "a ` in the merge"),
+        (bundle(palette=""), "palette's edit to take the head's.*0 matches"),
+        (
+            bundle(
+                palette=PALETTE.replace(
+                    "o.content", "o.content=a.colorScheme,o.content"
+                )
+            ),
+            "palette's edit to set its content only when it changes.*2 matches",
+        ),
     ],
 )
 def test_a_bundle_without_each_merge_once_fails_the_edit(tmp_path, bundle, message):
@@ -147,15 +184,16 @@ def test_a_bundle_without_each_merge_once_fails_the_edit(tmp_path, bundle, messa
 
 
 def test_a_bundle_without_its_map_comment_fails_the_edit(tmp_path):
-    theme = a_theme(tmp_path, CONTROLS + ";" + PAGE, comment=False)
+    theme = a_theme(tmp_path, bundle(), comment=False)
     with pytest.raises(ThemeMarkupChanged, match="source map comment"):
         stagger_component_mounts(tmp_path / "site", [theme])
 
 
-def test_the_pinned_theme_has_each_merge_once():
+def test_the_pinned_theme_has_each_place_the_edit_changes_once():
     # The theme's own text, not ours: the edit was written for this version.
     text = PINNED.read_text("utf-8")
-    assert [len(pattern.findall(text)) for pattern in MERGES.values()] == [1, 1]
+    patterns = [*MERGES.values(), *(p for p, _ in PALETTE_EDITS.values())]
+    assert [len(pattern.findall(text)) for pattern in patterns] == [1] * 5
 
 
 # The helper's contract, run by Node against a stand-in for RxJS's observables.
