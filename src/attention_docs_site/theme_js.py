@@ -1,4 +1,4 @@
-"""An edit to the theme's script bundle, which applies or fails the build.
+"""Edits to the theme's script bundle, each of which applies or fails the build.
 
 Material's bundle mounts a page's components through two RxJS ``merge()``
 calls: the controls (consent, dialog, palette, progress bar, search, source)
@@ -51,9 +51,10 @@ MERGES = {
         r"=[\w$]+\(\(\)=>(?P<merge>[\w$]+)\(\.\.\.[\w$]+\(\"announce\"\)"
     ),
 }
-# The palette's edits, each an insertion where its pattern's group "at" starts:
-# take the head's colour-scheme element, add one only if there is none, and
-# set its content only when it changes.
+# The palette's edits, each an insertion where its pattern's group "at" starts
+# (and a closing ")" where a group "end" does): take the head's colour-scheme
+# element, add one only if there is none, and set its content only when it
+# changes.
 PALETTE_EDITS = {
     "take the head's colour-scheme element": (
         re.compile(

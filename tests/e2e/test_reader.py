@@ -274,8 +274,11 @@ def test_the_theme_mounts_the_page_s_components_after_its_start(
     assert page.evaluate(COPY_BUTTONS) == blocks
     # Instant navigation to the chapter before mounts that page's components.
     page.evaluate("window.sameDocument = true")
+    heading = page.locator("article h1").element_handle()
     page.locator("a.md-footer__link--prev").click()
     page.wait_for_url("**/attention-pooling/")
+    # The address changes first; wait for the new page's content.
+    heading.wait_for_element_state("hidden")  # detached with the old page
     blocks = page.evaluate(CODE_BLOCKS)
     # No wait_for_function: the page's policy forbids evaluating strings.
     page.wait_for_selector(f".md-code__button >> nth={blocks - 1}", state="attached")
