@@ -53,7 +53,7 @@ _SKIPPED = re.compile(r"(\.map|sitemap\.xml|sitemap\.xml\.gz|search_index\.json)
 _ATTRIBUTE = re.compile(r'\b(href|src)="([^"]*)"')
 _NOT_A_PATH = re.compile(r"\A(?:#|[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 _BUNDLE = re.compile(r'<script src="([^"]*)assets/javascripts/bundle\.')
-_MODULE = re.compile(r'(<script src="[^"]*explorables\.js") type="module">')
+_MODULE = re.compile(r'(<script src="[^"]*explorables\.js") type="module"')
 _CONFIG = re.compile(
     r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL
 )
@@ -151,7 +151,7 @@ def offline_page(
     html = _ATTRIBUTE.sub(
         lambda m: f'{m[1]}="{offline_link(page, m[2], files, site, site_url)}"', html
     )
-    html = _MODULE.sub(r"\1 defer>", html)
+    html = _MODULE.sub(r"\1 defer", html)
     html = edit(POLICY_META, "", html, "offline: the security policy", 1)
     html = _FONT_PRELOAD.sub("", html)  # on pages with formulas
     html = edit(_CONFIG, _without_instant_navigation, html, "offline: config", 1)

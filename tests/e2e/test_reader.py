@@ -2,7 +2,8 @@
 
 The mechanisms behind benchmarks/reader.py's figures (Lighthouse is not a
 test): the math font cut to the formulas draws them as the full font does;
-only the API page loads the API's style sheet; nothing a reader does breaks
+only the API page loads the API's style sheet, and the page's scripts do
+not compete with its style sheets; nothing a reader does breaks
 the pages' Content-Security-Policy.
 """
 
@@ -385,6 +386,43 @@ def test_only_the_api_page_loads_the_api_style_sheet(page, site_url, lang, path)
     api = [sheet for sheet in sheets if "mkdocstrings" in sheet]
     assert bool(api) == (path == "api/"), sheets
     assert all(sheet.startswith(site_url) or SITE_PATH in sheet for sheet in sheets)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(
+    "path", ["", "attention-pooling/", "exercises/attention-cues/"]
+)
+def test_the_page_s_own_scripts_are_fetched_at_low_priority(page, site_url, lang, path):
+    """Only the page and its style sheets are fetched as render-blocking.
+
+    Lighthouse's simulated first paint counts a script fetched at high
+    priority as blocking it; a module script is fetched so unless told.
+    """
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    fetched = {}  # url: (resource type, first priority, what asked for it)
+    cdp.on(
+        "Network.requestWillBeSent",
+        lambda event: fetched.setdefault(
+            event["request"]["url"],
+            (
+                event.get("type"),
+                event["request"]["initialPriority"],
+                event["initiator"]["type"],
+            ),
+        ),
+    )
+    page.goto(site_url + LANGS[lang] + path, wait_until="load")
+    scripts = {url: p for url, (kind, p, _) in fetched.items() if kind == "Script"}
+    assert any(url.endswith("/assets/explorables.js") for url in scripts), scripts
+    assert {url: p for url, p in scripts.items() if p not in ("Low", "VeryLow")} == {}
+    # What the HTML itself asks for at the highest priority.
+    blocking = {
+        url: kind
+        for url, (kind, p, initiator) in fetched.items()
+        if p == "VeryHigh" and initiator in ("parser", "other")
+    }
+    assert set(blocking.values()) == {"Document", "Stylesheet"}, blocking
 
 
 # Every violation of the page's security policy, as the browser reports it.

@@ -77,14 +77,15 @@ as="font" type="font/woff2" crossorigin><script id="__config" type="application/
 "features": ["navigation.instant", "navigation.instant.progress", "toc.follow"]}
 </script></head><body><a href="../">home</a>
 <script src="../assets/javascripts/bundle.abc.min.js"></script>
-<script src="../assets/explorables.js" type="module"></script></body>"""
+<script src="../assets/explorables.js" type="module" fetchpriority="low"></script>\
+</body>"""
 
 
 def test_a_page_loads_the_shim_first_and_no_module_and_has_no_instant_navigation():
     html = offline_page(PAGE, "attention-cues/index.html", EN, SITE, URL)
     shim = html.index('<script src="../assets/vendor/iframe-worker.js"></script>')
     assert shim < html.index("bundle.abc.min.js")
-    assert '<script src="../assets/explorables.js" defer>' in html
+    assert '<script src="../assets/explorables.js" defer fetchpriority="low">' in html
     assert 'type="module"' not in html
     config = json.loads(html.split('"application/json">')[1].split("</script>")[0])
     assert config["features"] == ["toc.follow"]

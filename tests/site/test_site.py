@@ -17,6 +17,7 @@ from attention_docs_site.html_polish import (
     drop_api_style_sheet,
     drop_empty_tabindex,
     drop_language_alternates,
+    fetch_explorables_late,
     label_search_dialog,
     translate_tooltips,
 )
@@ -465,6 +466,9 @@ def test_the_package_docstring_names_every_module():
             drop_api_style_sheet,
             '<link rel="stylesheet" href="../assets/_mkdocstrings-v2.css">',
         ),
+        # The explorables' script became a classic one (mkdocs.yml): its
+        # priority is the browser's to choose again.
+        (fetch_explorables_late, '<script src="../assets/explorables.js" defer>'),
     ],
 )
 def test_an_edit_of_the_theme_s_html_applies_or_fails(fix, page):
@@ -482,6 +486,14 @@ def test_the_theme_edits_apply_to_the_real_markup():
     polished = label_search_dialog(drop_language_alternates(page))
     assert 'role="dialog" aria-label="Search">' in polished
     assert 'rel="alternate"' not in polished
+
+
+def test_the_explorables_module_is_fetched_late_and_still_a_module():
+    tag = '<script src="../../assets/explorables.js" type="module"></script>'
+    assert fetch_explorables_late(f"<p>x</p>{tag}") == (
+        '<p>x</p><script src="../../assets/explorables.js" type="module" '
+        'fetchpriority="low"></script>'
+    )
 
 
 def test_an_empty_tabindex_is_dropped_and_a_real_one_kept():
