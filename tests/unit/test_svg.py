@@ -171,14 +171,14 @@ def test_colours_follow_the_scheme_and_text_is_drawn_in_ink():
     ax.text(0.5, 0.5, "plain")
     svg = figure_to_svg(fig, alt="a line")
     sheet = re.search(r"<style>(.*?)</style>", svg)[1]
-    assert "stroke: var(--ad-c3,#c62828)" in sheet
-    assert "fill: var(--ad-bg,#fff)" in sheet  # the figure's background
+    assert "stroke:var(--ad-c3,#c62828)" in sheet
+    assert "fill:var(--ad-bg,#fff)" in sheet  # the figure's background
     assert not re.search(r"#[0-9a-f]{6}(?!\))", sheet)  # no bare colour is left
     root = ET.fromstring(svg)
     texts = list(root.iter("{http://www.w3.org/2000/svg}text"))
     text = next(t for t in texts if t.text == "plain")
     rule = re.search(rf"\.{text.get('class')}\{{([^}}]*)\}}", sheet)[1]
-    assert "fill: var(--ad-fg,#000)" in rule
+    assert "fill:var(--ad-fg,#000)" in rule
 
 
 def test_an_unthemed_drawing_keeps_its_colours():
