@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from .html_polish import ThemeMarkupChanged
@@ -225,11 +226,13 @@ def _write_map(
         raise ThemeMarkupChanged(f"the theme's bundle has no source map {original}")
     data = json.loads(original.read_text("utf-8"))
     lines = data["mappings"].split(";")
-    # From the last edit back, so that each one's column is still the original's.
-    for at, added in sorted(edits, reverse=True):
+    insertions: dict[int, list[tuple[int, int]]] = {}
+    for at, added in edits:
         line = text.count("\n", 0, at)
         column = at - (text.rfind("\n", 0, at) + 1)
-        lines[line] = shift_columns(lines[line], column, added)
+        insertions.setdefault(line, []).append((column, added))
+    for line, columns in insertions.items():
+        lines[line] = shift_columns(lines[line], columns)
     data["mappings"] = ";".join(lines)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     target.with_name(original.name).write_text(text, encoding="utf-8")
@@ -265,28 +268,34 @@ def _encode(numbers: list[int]) -> str:
     return "".join(out)
 
 
-def shift_columns(line: str, after: int, added: int) -> str:
-    """One line of source map mappings, with text inserted at a column.
+def shift_columns(line: str, insertions: Iterable[tuple[int, int]]) -> str:
+    """One line of source map mappings, with text inserted at columns.
 
     Parameters:
         line: The line's segments, comma-separated.
-        after: The column where the text was added; a segment that starts
-            there keeps its column, later ones move.
-        added: How many characters were added.
+        insertions: For each insertion, the column where text was added (in
+            the line as it was) and how many characters: a segment that
+            starts at that column keeps it, later ones move.
 
     Returns:
         The line's segments. A segment's column is relative to the one
-        before it, so only the first segment past the column changes.
+        before it, so only the first segment past each insertion changes;
+        the line is read once, however many insertions it has.
     """
+    pending = sorted(insertions, reverse=True)  # the next one last
     segments = line.split(",")
     column = 0
     for index, segment in enumerate(segments):
+        if not pending:
+            break
         if not segment:
             continue
         numbers = _decode(segment)
         column += numbers[0]
-        if column > after:
+        added = 0
+        while pending and pending[-1][0] < column:
+            added += pending.pop()[1]
+        if added:
             numbers[0] += added
             segments[index] = _encode(numbers)
-            break
     return ",".join(segments)

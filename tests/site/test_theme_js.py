@@ -137,9 +137,12 @@ def test_the_source_map_still_points_each_token_at_its_source(edited):
 
 def test_shifting_columns_moves_every_segment_past_the_insertion():
     line = "AAAA,CAAC,EAAE,CAAC"  # columns 0, 1, 3, 4
-    columns = [s[0] for s in segments(shift_columns(line, 1, 10))[0]]
+    columns = [s[0] for s in segments(shift_columns(line, [(1, 10)]))[0]]
     assert columns == [0, 1, 13, 14]
-    assert shift_columns(line, 4, 10) == line  # nothing past the last segment
+    assert shift_columns(line, [(4, 10)]) == line  # nothing past the last segment
+    # Several insertions, in any order, two of them before the same segment.
+    many = shift_columns(line, [(3, 1), (1, 10), (2, 5)])
+    assert [s[0] for s in segments(many)[0]] == [0, 1, 18, 20]
 
 
 def test_a_second_build_edits_the_theme_s_bundle_again(tmp_path):
