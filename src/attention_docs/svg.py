@@ -63,12 +63,8 @@ _GROUP = f"{{{_SVG_NS}}}g"
 _TEXT = f"{{{_SVG_NS}}}text"
 _COLOUR = re.compile(r"\b(fill|stroke): (#[0-9a-fA-F]{6})\b")
 # Spaces around a declaration's punctuation, which CSS ignores (no style value
-# here holds a string with these characters).
+# or class name here holds a string with these characters).
 _SPACING = re.compile(r"\s*([:;,])\s*")
-
-
-def _tight(match: re.Match[str]) -> str:
-    return match[1]
 
 
 def _unwrap_groups(parent: ET.Element) -> None:
@@ -105,11 +101,9 @@ def _styles_to_classes(
             style = _themed(style, strict) if themed else style
             name = classes.setdefault(style, f"{prefix}s{len(classes)}")
             element.set("class", name)
-    rules = "".join(
-        f".{name}{{{_SPACING.sub(_tight, style)}}}" for style, name in classes.items()
-    )
+    rules = "".join(f".{name}{{{style}}}" for style, name in classes.items())
     sheet = ET.Element(f"{{{_SVG_NS}}}style")
-    sheet.text = rules
+    sheet.text = _SPACING.sub(r"\1", rules)
     root.insert(0, sheet)
 
 

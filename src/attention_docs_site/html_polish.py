@@ -158,15 +158,16 @@ def add_to_head(output: str, element: str) -> str:
 
 def polish_page(output: str) -> str:
     """Tidy a built page: head links, sheets, a script's priority, search label."""
-    return collapse_blank_lines(
-        label_search_dialog(
-            drop_api_style_sheet(
-                drop_language_alternates(
-                    drop_empty_tabindex(fetch_explorables_late(output))
-                )
-            )
-        )
-    )
+    for polish in (
+        fetch_explorables_late,
+        drop_empty_tabindex,
+        drop_language_alternates,
+        drop_api_style_sheet,
+        label_search_dialog,
+        collapse_blank_lines,
+    ):
+        output = polish(output)
+    return output
 
 
 # Material's nav-item.html writes tabindex="{{ tabindex }}" on a section's

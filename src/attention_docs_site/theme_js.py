@@ -140,13 +140,7 @@ def _palette_edits(name: str, text: str) -> list[tuple[int, int, str]]:
     """The palette's insertions, as (where, 0, what) edits."""
     edits = []
     for what, (pattern, insertion) in PALETTE_EDITS.items():
-        found = list(pattern.finditer(text))
-        if len(found) != 1:
-            raise ThemeMarkupChanged(
-                f"the palette's edit to {what}: {name} has {len(found)} matches "
-                f"of {pattern.pattern!r}, not one; {_UPGRADE}"
-            )
-        match = found[0]
+        match = _only_match(name, text, pattern, f"the palette's edit to {what}")
         edits.append((match.start("at"), 0, insertion.format(**match.groupdict())))
         if "end" in match.groupdict():
             edits.append((match.start("end"), 0, ")"))
@@ -157,13 +151,25 @@ def _merge_call(
     name: str, text: str, what: str, pattern: re.Pattern[str]
 ) -> tuple[int, str]:
     """Where one merge's function name starts in the bundle, and the name."""
+    match = _only_match(name, text, pattern, f"the bundle's merge of the {what}")
+    return match.start("merge"), match["merge"]
+
+
+def _only_match(
+    name: str, text: str, pattern: re.Pattern[str], what: str
+) -> re.Match[str]:
+    """The one match of ``pattern`` in the bundle ``name``, or the edit fails.
+
+    Raises:
+        ThemeMarkupChanged: None, or more than one.
+    """
     found = list(pattern.finditer(text))
     if len(found) != 1:
         raise ThemeMarkupChanged(
-            f"the bundle's merge of the {what}: {name} has {len(found)} matches "
+            f"{what}: {name} has {len(found)} matches "
             f"of {pattern.pattern!r}, not one; {_UPGRADE}"
         )
-    return found[0].start("merge"), found[0].group("merge")
+    return found[0]
 
 
 _CLOSING = {"(": ")", "[": "]", "{": "}"}
