@@ -153,7 +153,7 @@ def scenarios(project: Path, runs: int) -> dict[str, list[float]]:
     labels = project / "src" / "attention_docs" / "labels" / "en.py"
     # The floor: no code executed, no PDFs; its own cache folder, emptied
     # before the first of its two builds (the render caches', see
-    # attention_docs_site.render_cache).
+    # attention_docs_site.execute.render_cache).
     floor_cache = project / ".cache-floor"
     floor = {
         "ATTENTION_DOCS_EXECUTE": "off",

@@ -41,7 +41,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
 from helpers import CHAPTERS, LANGS, NOTEBOOK_PAGES, SITE_PATH  # noqa: E402
 
-from attention_docs_site.static_server import serve_site  # noqa: E402
+from attention_docs_site.site.book.static_server import serve_site  # noqa: E402
 
 LIGHTHOUSE = "lighthouse@12"
 BARE_CHAPTER = "attention-cues"

@@ -25,7 +25,7 @@ def student_runs(site: Path) -> list[tuple[str, float, float, int]]:
     sys.path.insert(0, str(TESTS))  # the e2e test's student, shared
     from student import JUPYTER, execute, make_venv, student_env, torch_constraints
 
-    from attention_docs_site.static_server import serve_folder
+    from attention_docs_site.site.book.static_server import serve_folder
 
     rows = []
     zips = sorted(site.glob("**/exercises/notebooks.zip"))

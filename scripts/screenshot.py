@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from attention_docs_site.chromium import chromium
-from attention_docs_site.static_server import serve_site
+from attention_docs_site.site.book.chromium import chromium
+from attention_docs_site.site.book.static_server import serve_site
 
 ROOT = Path(__file__).resolve().parents[1]
 

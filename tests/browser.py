@@ -10,7 +10,7 @@ import pytest
 from helpers import CHROMIUM, MISSING_CHROMIUM
 
 # Debian's Chromium, headless, asking no server but the test's.
-from attention_docs_site.chromium import launch  # noqa: F401 (shared)
+from attention_docs_site.site.book.chromium import launch  # noqa: F401 (shared)
 
 
 def prefix(lang: str) -> str:

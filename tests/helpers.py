@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from attention_docs_site.chromium import CHROMIUM
 from attention_docs_site.editions import read_editions
-from attention_docs_site.static_server import serve_folder  # noqa: F401 (shared)
+from attention_docs_site.site.book.chromium import CHROMIUM
+from attention_docs_site.site.book.static_server import serve_folder  # noqa: F401 (shared)
 
 ROOT = Path(__file__).resolve().parents[1]
 # The path the site is published under (site_url in mkdocs.yml), e.g. /attention_docs/.

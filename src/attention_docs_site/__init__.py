@@ -29,7 +29,7 @@ holds one concern:
   per edition), ``offline`` (offline
   copies), ``book`` and ``pdf`` (a PDF per edition, printed by ``chromium``,
   its Chinese text repaired by ``tounicode``) and ``links`` (the link check,
-  also ``python -m attention_docs_site.links``);
+  also ``python -m attention_docs_site.site.links``);
 - ``static_server``: a quiet local HTTP server for built sites;
 - ``translations``: front matter, provenance, parity and status of every
   translated edition (``python -m attention_docs_site.translations``);

@@ -41,26 +41,33 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from . import render_cache, site_finish
-from .api_links import link_library_calls
-from .code_names import UnknownLibraryName, check_code_names
-from .editions import Edition, Editions, catalog, current_edition, site_editions
-from .exec_cache import ExecCache
-from .fence import EXEC_LOGGER, CachedFence
-from .html_polish import (
-    add_to_head,
-    mark_code_annotations,
-    polish_page,
-    translate_tooltips,
+from attention_docs_site.editions import (
+    Edition,
+    Editions,
+    catalog,
+    current_edition,
+    site_editions,
 )
-from .mathml import render_math
-from .notebook_files import (
+from attention_docs_site.execute import render_cache
+from attention_docs_site.execute.cache import ExecCache
+from attention_docs_site.execute.fence import EXEC_LOGGER, CachedFence
+from attention_docs_site.execute.notebooks import (
     CachedConverter,
     notebook_name,
     quicken_mkdocs_jupyter,
     write_notebook,
 )
-from .notebook_pages import (
+from attention_docs_site.markdown.api_links import link_library_calls
+from attention_docs_site.markdown.code_names import UnknownLibraryName, check_code_names
+from attention_docs_site.page.mathml import render_math
+from attention_docs_site.page.meta import (
+    describe_page,
+    edition_data,
+    edition_downloads,
+    source_path,
+    translation_notice,
+)
+from attention_docs_site.page.notebook_pages import (
     check_notebook_rendered,
     download_link,
     heading_ids,
@@ -69,19 +76,22 @@ from .notebook_pages import (
     rename_toc,
     slim_notebook,
 )
-from .notebook_setup import add_setup_cell, run_yourself_box
-from .offline import OFFLINE_FOLDER
-from .page_meta import (
-    describe_page,
-    edition_data,
-    edition_downloads,
-    source_path,
-    translation_notice,
+from attention_docs_site.page.notebook_setup import add_setup_cell, run_yourself_box
+from attention_docs_site.page.polish import (
+    add_to_head,
+    mark_code_annotations,
+    polish_page,
+    translate_tooltips,
 )
-from .pdf import PDF_FOLDER
-from .search_split import edition_base, keep_every_edition_s_entries
-from .translations import TranslationError, split_front_matter
-from .wheel import Wheel, library_wheel
+from attention_docs_site.site import finish as site_finish
+from attention_docs_site.site.book.pdf import PDF_FOLDER
+from attention_docs_site.site.offline import OFFLINE_FOLDER
+from attention_docs_site.site.search_split import (
+    edition_base,
+    keep_every_edition_s_entries,
+)
+from attention_docs_site.site.wheel import Wheel, library_wheel
+from attention_docs_site.translations import TranslationError, split_front_matter
 
 if TYPE_CHECKING:
     import jinja2

@@ -10,7 +10,7 @@ import pytest
 from browser import launch, require_chromium
 from helpers import SITE_PATH
 
-from attention_docs_site.static_server import serve_site
+from attention_docs_site.site.book.static_server import serve_site
 
 
 @pytest.fixture(scope="session")

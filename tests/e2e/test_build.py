@@ -24,7 +24,7 @@ from helpers import (
 )
 
 import attention_docs
-from attention_docs_site.notebook_files import absolute_links
+from attention_docs_site.execute.notebooks import absolute_links
 
 PAGES = {"en": "index.html", "zh": "zh/index.html"}
 

@@ -230,7 +230,7 @@ def test_nothing_the_page_does_as_it_starts_restyles_every_element(
     Material's palette sets data-md-color-switching on the body on every load
     and takes it away a task later; its rule "[data-md-color-switching] *"
     made each change restyle the whole page, which the site drops
-    (attention_docs_site.theme_css).
+    (attention_docs_site.upstream.material_css).
     """
     context = browser.new_context()
     page = context.new_page()
@@ -260,7 +260,7 @@ CODE_BLOCKS = "document.querySelectorAll('article pre > code').length"
 def test_the_theme_mounts_the_page_s_components_after_its_start(
     browser, site_url, lang
 ):
-    """Each in a task of its own (attention_docs_site.theme_js), not in its start.
+    """Each in a task of its own (upstream.material_bundle), not in its start.
 
     Unedited, Material mounts every component while document$ starts the
     page: on a long chapter, one task that blocks a phone for a quarter of a
@@ -310,7 +310,7 @@ def test_the_colour_scheme_is_set_before_the_body_and_follows_the_palette(
     """Added or changed, it restyles every element: only before the body exists.
 
     Material's palette adds its own as it starts and sets it once it has read
-    the header's style (attention_docs_site.theme_js).
+    the header's style (attention_docs_site.upstream.material_bundle).
     """
     context = browser.new_context(color_scheme=system, bypass_csp=True)
     page = context.new_page()

@@ -11,8 +11,8 @@ from pymdownx.slugs import slugify
 
 import attention_docs
 import attention_docs_site
-from attention_docs_site import exec_cache
-from attention_docs_site.exec_cache import (
+from attention_docs_site.execute import cache as exec_cache
+from attention_docs_site.execute.cache import (
     TRACKED_PACKAGES,
     ExecCache,
     environment,
@@ -21,7 +21,7 @@ from attention_docs_site.exec_cache import (
     package_version,
     stable_config,
 )
-from attention_docs_site.notebook_files import CachedConverter
+from attention_docs_site.execute.notebooks import CachedConverter
 
 
 @pytest.fixture
@@ -149,7 +149,7 @@ KEY_IN_A_NEW_PROCESS = """
 import sys
 from pathlib import Path
 from pymdownx.slugs import slugify
-from attention_docs_site.exec_cache import ExecCache
+from attention_docs_site.execute.cache import ExecCache
 
 cache = ExecCache(Path(sys.argv[1]), library=Path(sys.argv[2]))
 configs = {

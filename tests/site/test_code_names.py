@@ -5,8 +5,8 @@ from types import FunctionType
 import pytest
 from helpers import ROOT
 
-from attention_docs_site.api_links import library_names
-from attention_docs_site.code_names import (
+from attention_docs_site.markdown.api_links import library_names
+from attention_docs_site.markdown.code_names import (
     UnknownLibraryName,
     _resolves,
     check_code_names,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import attention_docs
-from attention_docs_site.library_reach import Recorder, clear_memo, uninstrument
-from attention_docs_site.library_source import DATA, LibrarySource
+from attention_docs_site.execute.library_reach import Recorder, clear_memo, uninstrument
+from attention_docs_site.execute.library_source import DATA, LibrarySource
 
 TOY = {
     "__init__.py": "",
@@ -305,7 +305,7 @@ def render(cache):
     import markdown
     from markdown_exec import validator
 
-    from attention_docs_site.fence import CachedFence
+    from attention_docs_site.execute.fence import CachedFence
 
     cache.start_build()
     fence = CachedFence(cache)
@@ -321,7 +321,7 @@ def render(cache):
 
 
 def test_a_later_block_reruns_when_code_an_earlier_block_reached_changes(toy, tmp_path):
-    from attention_docs_site.exec_cache import ExecCache
+    from attention_docs_site.execute.cache import ExecCache
 
     cache = ExecCache(tmp_path / "cache", library=toy)
     html, counts = render(cache)
@@ -365,7 +365,7 @@ print(value, core.make_point().x)
 def test_only_the_blocks_that_use_what_an_edited_function_made_rerun(toy, tmp_path):
     """One call per figure: an edit re-runs the figure that called it, not the
     later figures of the page; a block reading a variable it made re-runs."""
-    from attention_docs_site.exec_cache import ExecCache
+    from attention_docs_site.execute.cache import ExecCache
 
     global PAGE
     cache = ExecCache(tmp_path / "cache", library=toy)
@@ -388,7 +388,7 @@ def test_only_the_blocks_that_use_what_an_edited_function_made_rerun(toy, tmp_pa
 
 
 def session_with(*sources):
-    from attention_docs_site.fence import _Session, block_names
+    from attention_docs_site.execute.fence import _Session, block_names
 
     session = _Session()
     for source in sources:
@@ -398,7 +398,7 @@ def session_with(*sources):
 
 
 def needs(session, source):
-    from attention_docs_site.fence import block_names
+    from attention_docs_site.execute.fence import block_names
 
     return set(session.depends(block_names(source)))
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_docs_site import links
+from attention_docs_site.site import links
 
 
 def write(site: Path, path: str, body: str) -> None:

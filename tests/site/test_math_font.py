@@ -7,7 +7,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from helpers import ROOT
 
-from attention_docs_site.math_font import (
+from attention_docs_site.site.math_font import (
     FONT,
     ITALIC,
     MissingMathGlyph,

@@ -8,14 +8,14 @@ import pytest
 from helpers import ROOT
 
 import attention_docs
-from attention_docs_site.notebook_setup import (
+from attention_docs_site.page.notebook_setup import (
     SETUP_TAG,
     add_setup_cell,
     needs_model,
     run_yourself_box,
     setup_source,
 )
-from attention_docs_site.wheel import Wheel, library_wheel
+from attention_docs_site.site.wheel import Wheel, library_wheel
 
 WHEEL = library_wheel(ROOT)
 URL = f"https://example.org/site/dist/{WHEEL.file}"
@@ -45,7 +45,7 @@ def test_a_notebook_needs_the_model_extra_when_it_imports_torch(source, needed):
 
 
 def test_the_exercise_notebooks_that_use_torch_ask_for_the_extra():
-    from attention_docs_site.notebook_run import read
+    from attention_docs_site.execute.notebook_run import read
 
     needed = {
         path.stem: needs_model(read(path))

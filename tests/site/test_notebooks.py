@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from attention_docs_site import notebook_run as notebooks
+from attention_docs_site.execute import notebook_run as notebooks
 
 CELLS = [
     "import sys\nprint('to stdout')\nprint('to stderr', file=sys.stderr)",

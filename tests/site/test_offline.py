@@ -3,7 +3,7 @@
 import json
 import zipfile
 
-from attention_docs_site.offline import (
+from attention_docs_site.site.offline import (
     classic_script,
     offline_link,
     offline_page,

@@ -3,7 +3,7 @@
 import re
 import unicodedata
 
-from attention_docs_site.pdf import _ideographs, book_pages, chapter
+from attention_docs_site.site.book.pdf import _ideographs, book_pages, chapter
 
 URL = "https://example.org/docs/"
 BOOK = ["zh/attention-cues/", "zh/queries-keys-values/", "zh/glossary/"]
@@ -67,7 +67,7 @@ def test_radicals_in_a_text_map_become_their_ideographs():
 
 
 def test_structure_ids_are_numbered_in_order_whatever_chromium_counted():
-    from attention_docs_site.pdf import _renumbered_node_ids
+    from attention_docs_site.site.book.pdf import _renumbered_node_ids
 
     def pdf(*ids):
         names = " ".join(f"(node{i:08d}) {n} 0 R" for n, i in enumerate(ids))
@@ -85,7 +85,7 @@ def test_the_pdfs_are_dated_by_source_date_epoch_else_the_last_commit(
     import datetime
     import subprocess
 
-    from attention_docs_site.pdf import build_date
+    from attention_docs_site.site.book.pdf import build_date
 
     now = datetime.datetime(2030, 1, 1, tzinfo=datetime.UTC)
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)

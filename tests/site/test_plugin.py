@@ -7,7 +7,7 @@ from helpers import ROOT
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
-from attention_docs_site.notebook_files import CachedConverter
+from attention_docs_site.execute.notebooks import CachedConverter
 from attention_docs_site.plugin import AttentionDocsPlugin, switch
 
 SRC = ROOT / "src"
@@ -91,7 +91,10 @@ def test_the_graph_sees_imports_in_functions_and_relative_ones(tmp_path):
         "def f():\n    from attention_docs import diagrams\n"
     )
     found = imports_of(module, "attention_docs_site")
-    assert {"attention_docs_site.links", "attention_docs_site.fence"} <= found
+    assert {
+        "attention_docs_site.site.links",
+        "attention_docs_site.execute.fence",
+    } <= found
     assert "attention_docs.diagrams" in found
     deeper = tmp_path / "n.py"
     deeper.write_text("from ..svg import Drawing\nfrom .panels import fit_drawing\n")

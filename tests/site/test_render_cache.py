@@ -3,9 +3,9 @@
 import jinja2
 import pytest
 
-from attention_docs_site import render_cache
-from attention_docs_site.exec_cache import ExecCache
-from attention_docs_site.render_cache import (
+from attention_docs_site.execute import render_cache
+from attention_docs_site.execute.cache import ExecCache
+from attention_docs_site.execute.render_cache import (
     RenderCacheUnsupported,
     TemplateBytecode,
     checked,
@@ -104,7 +104,7 @@ def test_a_wrapped_function_that_changed_shape_is_named():
 
 def test_the_wrapped_packages_have_the_shape_the_caches_expect():
     """The installed mkdocstrings, Material and mkdocs-jupyter (pinned by the lock)."""
-    from attention_docs_site.notebook_files import quicken_mkdocs_jupyter
+    from attention_docs_site.execute.notebooks import quicken_mkdocs_jupyter
 
     render_cache.install()
     quicken_mkdocs_jupyter()
@@ -168,7 +168,7 @@ class Model:
     ],
 )
 def test_the_api_entries_key_on_what_the_api_page_shows(tmp_path, old, new, shown):
-    from attention_docs_site.render_cache import interface_fingerprint
+    from attention_docs_site.execute.render_cache import interface_fingerprint
 
     module = tmp_path / "lib" / "mod.py"
     module.parent.mkdir()

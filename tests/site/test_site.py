@@ -9,9 +9,26 @@ import nbformat
 import pytest
 from helpers import ROOT
 
-from attention_docs_site.api_links import link_library_calls
 from attention_docs_site.editions import catalog, read_editions
-from attention_docs_site.html_polish import (
+from attention_docs_site.execute.notebooks import (
+    absolute_links,
+    notebook_name,
+    write_notebook,
+    write_notebook_zips,
+)
+from attention_docs_site.markdown.api_links import link_library_calls
+from attention_docs_site.page.mathml import latex_to_mathml, render_math
+from attention_docs_site.page.meta import describe_page
+from attention_docs_site.page.notebook_pages import (
+    check_notebook_rendered,
+    download_link,
+    heading_ids,
+    is_notebook,
+    rename_headings,
+    rename_toc,
+    slim_notebook,
+)
+from attention_docs_site.page.polish import (
     ThemeMarkupChanged,
     collapse_blank_lines,
     drop_api_style_sheet,
@@ -21,25 +38,8 @@ from attention_docs_site.html_polish import (
     label_search_dialog,
     translate_tooltips,
 )
-from attention_docs_site.mathml import latex_to_mathml, render_math
-from attention_docs_site.notebook_files import (
-    absolute_links,
-    notebook_name,
-    write_notebook,
-    write_notebook_zips,
-)
-from attention_docs_site.notebook_pages import (
-    check_notebook_rendered,
-    download_link,
-    heading_ids,
-    is_notebook,
-    rename_headings,
-    rename_toc,
-    slim_notebook,
-)
-from attention_docs_site.page_meta import describe_page
 from attention_docs_site.plugin import AttentionDocsPlugin
-from attention_docs_site.search_split import edition_base, split_search_index
+from attention_docs_site.site.search_split import edition_base, split_search_index
 
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 

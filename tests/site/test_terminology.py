@@ -1,7 +1,7 @@
 import pytest
 from helpers import ROOT
 
-from attention_docs_site.terminology import (
+from attention_docs_site.translations.terminology import (
     Term,
     add_english,
     check_edition,

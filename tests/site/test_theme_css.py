@@ -5,7 +5,7 @@ from pathlib import Path
 import material
 import pytest
 
-from attention_docs_site.theme_css import (
+from attention_docs_site.upstream.material_css import (
     PALETTE_SHEETS,
     SWITCHING_RULE,
     ThemeMarkupChanged,

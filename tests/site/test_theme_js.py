@@ -8,7 +8,7 @@ from pathlib import Path
 import material
 import pytest
 
-from attention_docs_site.theme_js import (
+from attention_docs_site.upstream.material_bundle import (
     BUNDLE,
     HELPER,
     MERGES,

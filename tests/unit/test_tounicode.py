@@ -1,4 +1,4 @@
-"""The PDFs' text maps read radicals as ideographs (attention_docs_site/tounicode.py).
+"""The PDFs' text maps read radicals as ideographs (site/book/tounicode.py).
 
 Each map is small and made up, in the forms a ToUnicode CMap names its
 codes: one by one (bfchar), by a range with its first text, by a range with
@@ -14,8 +14,8 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
-from attention_docs_site import tounicode
-from attention_docs_site.tounicode import ideographs
+from attention_docs_site.site.book import tounicode
+from attention_docs_site.site.book.tounicode import ideographs
 
 # Radicals and the ideographs their glyphs draw. All but the last are Kangxi
 # radicals (Unicode decomposes them); ⻰ has no decomposition, so the CJK

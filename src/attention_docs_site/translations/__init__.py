@@ -21,8 +21,8 @@ and ``cli``. Run ``python -m attention_docs_site.translations --help`` for the
 commands.
 """
 
-from .cli import main
-from .pages import (
+from attention_docs_site.translations.cli import main
+from attention_docs_site.translations.pages import (
     TranslationError,
     english_pages,
     english_path,
@@ -38,9 +38,14 @@ from .pages import (
     translation_path,
     write_provenance,
 )
-from .parity import Violation, parity
-from .scaffold import TODO, mark, scaffold
-from .status import PageStatus, orphans, page_status, status
+from attention_docs_site.translations.parity import Violation, parity
+from attention_docs_site.translations.scaffold import TODO, mark, scaffold
+from attention_docs_site.translations.status import (
+    PageStatus,
+    orphans,
+    page_status,
+    status,
+)
 
 __all__ = [
     "TODO",

@@ -1,5 +1,5 @@
 """``python -m attention_docs_site.translations``."""
 
-from .cli import main
+from attention_docs_site.translations.cli import main
 
 raise SystemExit(main())

@@ -9,10 +9,10 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..editions import EditionError, Editions, read_editions
-from .pages import TranslationError, translation_lang
-from .scaffold import TODO, mark, scaffold
-from .status import PageStatus, status
+from attention_docs_site.editions import EditionError, Editions, read_editions
+from attention_docs_site.translations.pages import TranslationError, translation_lang
+from attention_docs_site.translations.scaffold import TODO, mark, scaffold
+from attention_docs_site.translations.status import PageStatus, status
 
 # --- command line ------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from ..blocks import replace_blocks
+from attention_docs_site.blocks import replace_blocks
 
 HASH_LENGTH = 16
 SECTION_HASH_LENGTH = 8

@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..blocks import blocks as code_blocks
-from ..editions import SOURCE_LANG, exercise_headings
-from .pages import (
+from attention_docs_site.blocks import blocks as code_blocks
+from attention_docs_site.editions import SOURCE_LANG, exercise_headings
+from attention_docs_site.translations.pages import (
     ADMONITION,
     DISPLAY_MATH,
     FOOTNOTE,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..blocks import blocks
-from ..editions import SOURCE_LANG
-from .pages import (
+from attention_docs_site.blocks import blocks
+from attention_docs_site.editions import SOURCE_LANG
+from attention_docs_site.translations.pages import (
     TranslationError,
     english_path,
     front_matter_with,

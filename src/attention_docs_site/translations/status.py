@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_docs.labels import has_table, missing_labels
-
-from ..editions import SOURCE_LANG
-from .pages import (
+from attention_docs_site.editions import SOURCE_LANG
+from attention_docs_site.translations.pages import (
     TranslationError,
     english_pages,
     english_path,
@@ -20,8 +19,8 @@ from .pages import (
     source_hash,
     translation_path,
 )
-from .parity import parity
-from .scaffold import TODO, todo_lines
+from attention_docs_site.translations.parity import parity
+from attention_docs_site.translations.scaffold import TODO, todo_lines
 
 # --- status ----------------------------------------------------------------------
 

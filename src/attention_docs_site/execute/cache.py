@@ -45,8 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from .library_reach import Recorder
-from .library_source import LibrarySource
+from attention_docs_site.execute.library_reach import Recorder
+from attention_docs_site.execute.library_source import LibrarySource
 
 logger = logging.getLogger("mkdocs.plugins.attention_docs.cache")
 

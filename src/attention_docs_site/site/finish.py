@@ -15,15 +15,17 @@ from typing import TYPE_CHECKING
 
 from mkdocs.exceptions import PluginError
 
-from . import csp, links, math_font, theme_css, theme_js
-from .editions import Editions
-from .logo import write_logos
-from .notebook_files import write_notebook_zips
-from .offline import write_offline_zips
-from .pdf import Edition as Book
-from .pdf import book_pages, home_title, write_pdfs
-from .search_split import split_search_index
-from .wheel import write_wheel
+from attention_docs_site.editions import Editions
+from attention_docs_site.execute.notebooks import write_notebook_zips
+from attention_docs_site.site import csp, links, math_font
+from attention_docs_site.site.book.pdf import Edition as Book
+from attention_docs_site.site.book.pdf import book_pages, home_title, write_pdfs
+from attention_docs_site.site.logo import write_logos
+from attention_docs_site.site.offline import write_offline_zips
+from attention_docs_site.site.search_split import split_search_index
+from attention_docs_site.site.wheel import write_wheel
+from attention_docs_site.upstream import material_bundle as theme_js
+from attention_docs_site.upstream import material_css as theme_css
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -167,7 +169,7 @@ def check_links(
         )
     log.info(
         "attention_docs links: %d internal links resolve; %d external links "
-        "(python -m attention_docs_site.links %s lists them)",
+        "(python -m attention_docs_site.site.links %s lists them)",
         report.checked,
         len(report.external),
         config.site_dir,

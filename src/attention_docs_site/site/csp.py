@@ -23,7 +23,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from .html_polish import edit
+from attention_docs_site.page.polish import edit
 
 # Inline scripts the browser runs: no src, and JavaScript (data blocks such as
 # type="application/json" are not run, so need no hash).

@@ -12,11 +12,15 @@ from typing import TYPE_CHECKING
 import jinja2
 import markupsafe
 
-from .editions import Edition
-from .html_polish import strip_tags
-from .offline import OFFLINE_FOLDER, zip_name
-from .pdf import PDF_FOLDER, pdf_name
-from .translations import english_path, provenance_record, source_hash
+from attention_docs_site.editions import Edition
+from attention_docs_site.page.polish import strip_tags
+from attention_docs_site.site.book.pdf import PDF_FOLDER, pdf_name
+from attention_docs_site.site.offline import OFFLINE_FOLDER, zip_name
+from attention_docs_site.translations import (
+    english_path,
+    provenance_record,
+    source_hash,
+)
 
 if TYPE_CHECKING:
     from mkdocs.structure.pages import Page

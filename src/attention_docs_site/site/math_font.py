@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from importlib.metadata import version as package_version
 from pathlib import Path
 
-from . import render_cache
+from attention_docs_site.execute import render_cache
 
 FONT = Path("assets") / "fonts" / "NotoSansMath-Regular.woff2"
 _MATH = re.compile(r"<math\b.*?</math>", re.S)

@@ -18,8 +18,8 @@ from pathlib import Path, PurePath, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
-from . import notebook_run, render_cache
-from .exec_cache import ExecCache
+from attention_docs_site.execute import notebook_run, render_cache
+from attention_docs_site.execute.cache import ExecCache
 
 if TYPE_CHECKING:
     from mkdocs.structure.files import File

@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .html_polish import edit, strip_tags
-from .mathml import dollar_math
-from .notebook_files import NOTEBOOK_ZIP, notebook_name
-from .translations import is_notebook_front, split_front_matter
+from attention_docs_site.execute.notebooks import NOTEBOOK_ZIP, notebook_name
+from attention_docs_site.page.mathml import dollar_math
+from attention_docs_site.page.polish import edit, strip_tags
+from attention_docs_site.translations import is_notebook_front, split_front_matter
 
 _NOTEBOOK = '<div class="jupyter-wrapper">'
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .html_polish import ThemeMarkupChanged
+from attention_docs_site.page.polish import ThemeMarkupChanged
 
 PALETTE_SHEETS = "assets/stylesheets/palette.*.min.css"
 SWITCHING_RULE = (

@@ -6,8 +6,8 @@ import re
 import textwrap
 import unicodedata
 
-from .blocks import Block, replace_blocks
-from .code_names import LIBRARY, definition, is_callable
+from attention_docs_site.blocks import Block, replace_blocks
+from attention_docs_site.markdown.code_names import LIBRARY, definition, is_callable
 
 # The list of a block's code annotations (Material), if one follows it.
 _ANNOTATIONS = r"(?:\n\n(?:{indent}\d+\.[ \t][^\n]*(?:\n(?!\n)[^\n]*)*\n?)+)?"

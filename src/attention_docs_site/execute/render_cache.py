@@ -44,7 +44,7 @@ from xml.etree.ElementTree import fromstring, tostring
 
 import jinja2
 
-from .exec_cache import ExecCache, library_folder, package_version
+from attention_docs_site.execute.cache import ExecCache, library_folder, package_version
 
 if TYPE_CHECKING:
     from mkdocs.structure.toc import AnchorLink
@@ -178,7 +178,7 @@ def checked(owner: object, name: str, expected: Iterable[str]) -> Callable[..., 
         module = getattr(owner, "__module__", None)
         raise RenderCacheUnsupported(
             f"{module + '.' if module else ''}{where}.{name} changed (expected "
-            f"parameters {wanted}); update attention_docs_site/render_cache.py"
+            f"parameters {wanted}); update attention_docs_site/execute/render_cache.py"
         )
     return original
 

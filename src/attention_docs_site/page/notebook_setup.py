@@ -26,8 +26,8 @@ import html
 import posixpath
 from typing import TYPE_CHECKING
 
-from .editions import catalog
-from .wheel import Wheel
+from attention_docs_site.editions import catalog
+from attention_docs_site.site.wheel import Wheel
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode

@@ -25,7 +25,7 @@ import re
 import shutil
 from pathlib import Path
 
-from .html_polish import edit
+from attention_docs_site.page.polish import edit
 
 INDEX = Path("search") / "search_index.json"
 
@@ -69,7 +69,7 @@ def keep_every_edition_s_entries() -> None:
     """
     from mkdocs_static_i18n.reconfigure import ExtendedPlugin
 
-    from .render_cache import checked
+    from attention_docs_site.execute.render_cache import checked
 
     drop = checked(
         ExtendedPlugin,

@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .exec_cache import ExecCache
+from attention_docs_site.execute.cache import ExecCache
 
 if TYPE_CHECKING:
     from markdown import Markdown

@@ -1,5 +1,5 @@
 
-// attention_docs (src/attention_docs_site/theme_js.py): the site's copy of
+// attention_docs (src/attention_docs_site/upstream/material_bundle.py): the site's copy of
 // Material's bundle calls this in place of RxJS's merge() where it mounts the
 // page's components, so that they start in many short tasks rather than one
 // long task that holds a phone's main thread. Each argument is a function

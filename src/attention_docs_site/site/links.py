@@ -8,7 +8,7 @@ build runs offline.
 
 Command line::
 
-    python -m attention_docs_site.links site/ [--site-url URL]
+    python -m attention_docs_site.site.links site/ [--site-url URL]
 """
 
 from __future__ import annotations

@@ -33,8 +33,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from .html_polish import ThemeMarkupChanged
-from .theme_css import theme_file
+from attention_docs_site.page.polish import ThemeMarkupChanged
+from attention_docs_site.upstream.material_css import theme_file
 
 BUNDLE = "assets/javascripts/bundle.*.min.js"
 STAGGER = "__adStagger"

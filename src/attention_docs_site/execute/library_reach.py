@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
-from .library_source import LibrarySource, is_function
+from attention_docs_site.execute.library_source import LibrarySource, is_function
 
 _RECORDING: list[set[str]] = []  # the sets of the recordings under way
 HOOK = "__attention_docs_reached__"

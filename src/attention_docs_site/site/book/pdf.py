@@ -31,8 +31,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import tounicode
-from .book import (
+from attention_docs_site.site.book import tounicode
+from attention_docs_site.site.book.chromium import (
+    MissingChromiumError,
+    chromium,
+    require_chromium,
+)
+from attention_docs_site.site.book.html import (
     Edition,
     book_html,
     book_pages,
@@ -41,9 +46,8 @@ from .book import (
     page_stylesheets,
     section_id,
 )
-from .chromium import MissingChromiumError, chromium, require_chromium
-from .static_server import serve_folder
-from .tounicode import ideographs as _ideographs  # noqa: F401 (tests/site/test_pdf.py)
+from attention_docs_site.site.book.static_server import serve_folder
+from attention_docs_site.site.book.tounicode import ideographs as _ideographs  # noqa: F401 (tests/site/test_pdf.py)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -7,7 +7,7 @@ import itertools
 import re
 from collections.abc import Callable, Mapping
 
-from .editions import REFERENCE_CATALOG, catalog
+from attention_docs_site.editions import REFERENCE_CATALOG, catalog
 
 _TAG = re.compile(r"<[^>]+>")
 

@@ -39,11 +39,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .csp import POLICY_META
-from .html_polish import edit
-from .notebook_files import write_zip
-from .pdf import PDF_FOLDER
-from .wheel import DIST_FOLDER
+from attention_docs_site.execute.notebooks import write_zip
+from attention_docs_site.page.polish import edit
+from attention_docs_site.site.book.pdf import PDF_FOLDER
+from attention_docs_site.site.csp import POLICY_META
+from attention_docs_site.site.wheel import DIST_FOLDER
 
 OFFLINE_FOLDER = "offline"
 SHIM = "assets/vendor/iframe-worker.js"  # its place in the copy
