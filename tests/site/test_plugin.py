@@ -8,7 +8,8 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
 from attention_docs_site.execute.notebooks import CachedConverter
-from attention_docs_site.plugin import AttentionDocsPlugin, switch
+from attention_docs_site.options import switch
+from attention_docs_site.plugin import AttentionDocsPlugin
 
 SRC = ROOT / "src"
 WINGS = ("attention_docs", "attention_docs_site")
@@ -92,8 +93,8 @@ def test_the_graph_sees_imports_in_functions_and_relative_ones(tmp_path):
     )
     found = imports_of(module, "attention_docs_site")
     assert {
-        "attention_docs_site.site.links",
-        "attention_docs_site.execute.fence",
+        "attention_docs_site.links",
+        "attention_docs_site.fence",
     } <= found
     assert "attention_docs.diagrams" in found
     deeper = tmp_path / "n.py"

@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attention_docs_site.upstream.ipython import quiet_tracebacks
+
 if TYPE_CHECKING:
     from nbformat import NotebookNode
 
@@ -145,16 +147,15 @@ def _recording(shell: Any, outputs: _Outputs) -> Iterator[None]:  # noqa: ANN401
     shell.displayhook = shell.display_trap.hook = hook
     shell.display_pub = Publisher(shell=shell)
     # Errors become an error output or an exception, not printed text.
-    shell._showtraceback = lambda *_: None
     try:
         with (
+            quiet_tracebacks(shell),
             contextlib.redirect_stdout(_Stream(outputs, "stdout")),
             contextlib.redirect_stderr(_Stream(outputs, "stderr")),
         ):
             yield
     finally:
         shell.displayhook, shell.display_trap.hook, shell.display_pub = saved
-        del shell._showtraceback
 
 
 def _open_figures(outputs: _Outputs) -> None:

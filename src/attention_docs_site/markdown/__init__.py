@@ -1,1 +1,51 @@
-"""TODO."""
+"""The Markdown stage: what is checked and added in a page's Markdown.
+
+Enters: a page's Markdown, after MkDocs has read its front matter
+(``on_page_markdown``). Leaves: the same Markdown with links from the library
+calls of its code blocks to their API entries (:mod:`.api_links`), once its
+front matter parses and every library name its prose writes resolves
+(:mod:`.code_names`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mkdocs.exceptions import PluginError
+
+from attention_docs_site.markdown.api_links import link_library_calls
+from attention_docs_site.markdown.code_names import (
+    UnknownLibraryName,
+    check_code_names,
+)
+from attention_docs_site.translations import split_front_matter
+
+if TYPE_CHECKING:
+    from mkdocs.structure.pages import Page
+
+    from attention_docs_site.editions import Edition
+
+
+def check_page_markdown(markdown: str, page: Page, edition: Edition) -> str:
+    """Check the front matter and the library names; add API links.
+
+    MkDocs has parsed the front matter already; front matter it could not
+    read (not closed, not YAML, not a mapping) it leaves at the top of the
+    page's text, and would publish as prose. Only then is the file parsed
+    again, strictly, for the message.
+
+    Raises:
+        TranslationError: The front matter is not valid YAML or not closed.
+        PluginError: The prose names a library name that does not exist.
+    """
+    if markdown.startswith("---") and page.file.abs_src_path is not None:
+        source = Path(page.file.abs_src_path)
+        split_front_matter(
+            source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
+        )
+    try:
+        check_code_names(markdown, f"docs/{page.file.src_uri}")
+    except UnknownLibraryName as error:
+        raise PluginError(str(error)) from None
+    return link_library_calls(markdown, edition.word("library_label"))

@@ -13,9 +13,8 @@ import jinja2
 import markupsafe
 
 from attention_docs_site.editions import Edition
+from attention_docs_site.layout import OFFLINE_FOLDER, PDF_FOLDER, pdf_name, zip_name
 from attention_docs_site.page.polish import strip_tags
-from attention_docs_site.site.book.pdf import PDF_FOLDER, pdf_name
-from attention_docs_site.site.offline import OFFLINE_FOLDER, zip_name
 from attention_docs_site.translations import (
     english_path,
     provenance_record,

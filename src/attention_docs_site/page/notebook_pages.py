@@ -16,8 +16,9 @@ from typing import Any
 
 from attention_docs_site.execute.notebooks import NOTEBOOK_ZIP, notebook_name
 from attention_docs_site.page.mathml import dollar_math
-from attention_docs_site.page.polish import edit, strip_tags
+from attention_docs_site.page.polish import strip_tags
 from attention_docs_site.translations import is_notebook_front, split_front_matter
+from attention_docs_site.upstream.mkdocs_jupyter import theme_notebook_cells
 
 _NOTEBOOK = '<div class="jupyter-wrapper">'
 
@@ -78,22 +79,9 @@ def slim_notebook(content: str) -> str:
     """
     start = content.index(_NOTEBOOK)
     scripts = [s for s in _SCRIPT.findall(content[:start]) if "clipboard" in s]
-    body = edit(
-        _CODE_CELL, r"\1highlight \2", content[start:], "notebook code highlighting"
-    )
-    # Long lines scroll sideways; tabindex lets keyboard users scroll them.
-    body = edit(_PRE, '<pre tabindex="0">', body, "notebook code scrolling")
-    # mkdocs-jupyter's template writes its copy buttons with a stray comma,
-    # which HTML reads as an attribute named ",", and labels them without the
-    # role their script gives them (a label needs a role that takes one).
-    body = edit(_COMMA, '<clipboard-copy role="button" ', body, "notebook copy buttons")
+    body = theme_notebook_cells(content[start:])
     body = _MARKDOWN_CELL.sub(lambda m: m[1] + dollar_math(m[2]) + m[3], body)
     return "".join(scripts) + body
-
-
-_CODE_CELL = re.compile(r'(class=")(highlight-ipynb)')
-_PRE = re.compile(r"<pre>")
-_COMMA = re.compile(r'<clipboard-copy ,="" ')
 
 
 _HEADING = re.compile(r'<h([1-6]) id="([^"]*)">(.*?)</h\1>', re.DOTALL)

@@ -23,7 +23,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from attention_docs_site.page.polish import edit
+from attention_docs_site.upstream.material_html import after_charset
 
 # Inline scripts the browser runs: no src, and JavaScript (data blocks such as
 # type="application/json" are not run, so need no hash).
@@ -31,7 +31,6 @@ _SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.DOTALL | re.IGNORECA
 _TYPE = re.compile(r'\btype="([^"]*)"', re.IGNORECASE)
 _RUN_TYPES = {"", "text/javascript", "application/javascript", "module"}
 _HANDLER = re.compile(r"""<[^>]*\son[a-z]+\s*=\s*["']""", re.IGNORECASE)
-_CHARSET = re.compile(r'<meta charset="utf-8">', re.IGNORECASE)
 
 
 def inline_scripts(html: str) -> list[str]:
@@ -87,7 +86,7 @@ def add_policy(site: Path) -> tuple[int, int]:
     Raises:
         ValueError: A page has an inline event handler (``onclick=…``), which
             the policy would block; naming the page.
-        ThemeMarkupChanged: A page has no ``<meta charset>`` to put it after.
+        UpstreamChanged: A page has no ``<meta charset>`` to put it after.
     """
     pages = sorted(site.rglob("*.html"))
     texts = {page: page.read_text(encoding="utf-8") for page in pages}
@@ -99,6 +98,6 @@ def add_policy(site: Path) -> tuple[int, int]:
         hashes.update(script_hash(script) for script in inline_scripts(html))
     element = meta(policy(sorted(hashes)))
     for page, html in texts.items():
-        html = edit(_CHARSET, lambda m: m[0] + element, html, "the policy", 1)
+        html = after_charset(html, element)
         page.write_text(html, encoding="utf-8")
     return len(pages), len(hashes)

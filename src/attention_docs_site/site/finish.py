@@ -18,14 +18,20 @@ from mkdocs.exceptions import PluginError
 from attention_docs_site.editions import Editions
 from attention_docs_site.execute.notebooks import write_notebook_zips
 from attention_docs_site.site import csp, links, math_font
+from attention_docs_site.site.book.pdf import (
+    PDF_FOLDER,
+    book_pages,
+    home_title,
+    write_pdfs,
+)
 from attention_docs_site.site.book.pdf import Edition as Book
-from attention_docs_site.site.book.pdf import book_pages, home_title, write_pdfs
 from attention_docs_site.site.logo import write_logos
-from attention_docs_site.site.offline import write_offline_zips
+from attention_docs_site.site.offline import OFFLINE_FOLDER, write_offline_zips
 from attention_docs_site.site.search_split import split_search_index
 from attention_docs_site.site.wheel import write_wheel
-from attention_docs_site.upstream import material_bundle as theme_js
-from attention_docs_site.upstream import material_css as theme_css
+from attention_docs_site.upstream.guard import finish_report
+from attention_docs_site.upstream.material_bundle import stagger_component_mounts
+from attention_docs_site.upstream.material_css import drop_palette_switching_rule
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -56,11 +62,8 @@ def write_site_files(config: MkDocsConfig, project: Path, editions: Editions) ->
     """
     site = Path(config.site_dir)
     write_logos(site, config.theme["logo"], config.theme["favicon"], config.site_name)
-    try:
-        theme_css.drop_palette_switching_rule(site, config.theme.dirs)
-        theme_js.stagger_component_mounts(site, config.theme.dirs)
-    except theme_css.ThemeMarkupChanged as error:
-        raise PluginError(f"attention_docs theme: {error}") from None
+    drop_palette_switching_rule(site, config.theme.dirs)
+    stagger_component_mounts(site, config.theme.dirs)
     wheel = write_wheel(project, site)
     log.info("attention_docs wheel: %s (%d bytes)", wheel.name, wheel.stat().st_size)
     write_notebook_zips(site, wheel, {e.lang: e.folder for e in editions})
@@ -181,3 +184,47 @@ def _name_source(problem: str, sources: Mapping[str, str]) -> str:
     built = problem.split(":", 1)[0]
     source = sources.get(built)
     return f"docs/{source} (built as {problem})" if source else problem
+
+
+def finish_site(
+    config: MkDocsConfig,
+    project: Path,
+    editions: Editions,
+    version: str,
+    sources: Mapping[str, str],
+    *,
+    serving: bool,
+    pdfs: bool,
+) -> None:
+    """Once every edition is built: logos, zips, search, books, copies, links.
+
+    Under ``mkdocs serve`` the PDFs and offline copies are left to ``mkdocs
+    build``: they take seconds a writer waiting for a page does not need. So
+    is the security policy: the server writes livereload's inline script into
+    every page it serves, which the policy would block.
+
+    Parameters:
+        config: The build's configuration.
+        project: The repository's root (``pyproject.toml``).
+        editions: The site's editions.
+        version: The library's version (the books' title pages).
+        sources: Built file (relative to the site) -> its page under ``docs/``.
+        serving: Whether ``mkdocs serve`` is building.
+        pdfs: Whether to print the books (never under ``mkdocs serve``).
+    """
+    write_site_files(config, project, editions)
+    subset_math_font(config, sources)  # before books and copies
+    if not serving:  # livereload injects an inline script it would block
+        add_security_policy(config)  # every page written by now
+    if pdfs and not serving:
+        print_books(config, editions, version)
+    elif not serving:
+        log.info("attention_docs pdf: not printed (ATTENTION_DOCS_PDF=off)")
+    if not serving:
+        write_offline_copies(config, editions)
+    # The home pages link the PDFs and the offline copies.
+    unbuilt: tuple[str, ...] = () if pdfs and not serving else (f"{PDF_FOLDER}/",)
+    if serving:
+        unbuilt += (f"{OFFLINE_FOLDER}/",)
+    check_links(config, unbuilt, sources)
+    finish_report()

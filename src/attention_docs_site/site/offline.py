@@ -40,32 +40,20 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from attention_docs_site.execute.notebooks import write_zip
-from attention_docs_site.page.polish import edit
-from attention_docs_site.site.book.pdf import PDF_FOLDER
+from attention_docs_site.layout import DIST_FOLDER, OFFLINE_FOLDER, PDF_FOLDER, zip_name
 from attention_docs_site.site.csp import POLICY_META
-from attention_docs_site.site.wheel import DIST_FOLDER
+from attention_docs_site.upstream.material_html import offline_theme_edits
 
-OFFLINE_FOLDER = "offline"
 SHIM = "assets/vendor/iframe-worker.js"  # its place in the copy
 _SHIM_SOURCE = Path(__file__).parent / "vendor" / "iframe-worker.js"
 EXPLORABLES = "assets/explorables.js"
 _SKIPPED = re.compile(r"(\.map|sitemap\.xml|sitemap\.xml\.gz|search_index\.json)\Z")
 _ATTRIBUTE = re.compile(r'\b(href|src)="([^"]*)"')
 _NOT_A_PATH = re.compile(r"\A(?:#|[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
-_BUNDLE = re.compile(r'<script src="([^"]*)assets/javascripts/bundle\.')
-_MODULE = re.compile(r'(<script src="[^"]*explorables\.js") type="module"')
-_CONFIG = re.compile(
-    r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL
-)
 # A preload is a CORS request, which file:// pages may not make (the style
 # sheet's own request for the font works).
 _FONT_PRELOAD = re.compile(r'<link rel="preload" href="[^"]*" as="font"[^>]*>\n?')
 _EXPORT = re.compile(r"^export (?=function|const|let|class)", re.MULTILINE)
-
-
-def zip_name(lang: str) -> str:
-    """The file name of an edition's offline zip."""
-    return f"attention_docs-{lang}.zip"
 
 
 def edition_files(site_dir: Path, folder: str, others: list[str]) -> list[str]:
@@ -151,24 +139,11 @@ def offline_page(
     html = _ATTRIBUTE.sub(
         lambda m: f'{m[1]}="{offline_link(page, m[2], files, site, site_url)}"', html
     )
-    html = _MODULE.sub(r"\1 defer", html)
-    html = edit(POLICY_META, "", html, "offline: the security policy", 1)
+    html, policies = POLICY_META.subn("", html, count=1)
+    if policies != 1:
+        raise ValueError(f"offline copy: {page} has no security policy to drop")
     html = _FONT_PRELOAD.sub("", html)  # on pages with formulas
-    html = edit(_CONFIG, _without_instant_navigation, html, "offline: config", 1)
-    return edit(_BUNDLE, _with_shim, html, "offline: the file: shim", 1)
-
-
-def _with_shim(match: re.Match[str]) -> str:
-    """The shim's script before Material's bundle, from the same folder."""
-    return f'<script src="{match[1]}{SHIM}"></script>{match[0]}'
-
-
-def _without_instant_navigation(match: re.Match[str]) -> str:
-    config = json.loads(match[2])
-    config["features"] = [
-        f for f in config["features"] if not f.startswith("navigation.instant")
-    ]
-    return match[1] + json.dumps(config, ensure_ascii=False) + match[3]
+    return offline_theme_edits(html, SHIM)
 
 
 def offline_search_index(index: dict) -> str:

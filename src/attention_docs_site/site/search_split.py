@@ -4,30 +4,61 @@ mkdocs-static-i18n leaves one index, ``search/search_index.json``, with the
 pages of both languages, and every page's search loads it. After the build,
 :func:`split_search_index` moves each other language's pages into its own
 index under its folder (``zh/search/search_index.json``, locations relative to
-``zh/``), and :func:`edition_base` points that language's pages there: Material
-loads the index, and resolves result links, from the ``base`` of the page's
-``__config``. Material's instant navigation reads ``sitemap.xml`` from the same
-base, so the sitemap is copied into each language's folder too.
+``zh/``), and ``upstream.material_html.edition_base`` points that language's
+pages there: Material loads the index, and resolves result links, from the
+``base`` of the page's ``__config``. Material's instant navigation reads
+``sitemap.xml`` from the same base, so the sitemap is copied into each
+language's folder too.
 
 mkdocs-static-i18n drops an edition's entries that repeat the default
-edition's word for word, so that one shared index does not list a page twice.
-With one index per edition that would leave holes: the API reference's
-docstrings (English in every edition) and the pages an edition serves
-untranslated could not be found in it. :func:`keep_every_edition_s_entries`
-turns that off.
+edition's word for word when its ``reconfigure_search`` is on, so that one
+shared index does not list a page twice. With one index per edition that
+would leave holes (the API reference's docstrings, English in every edition,
+and the pages an edition serves untranslated), so ``mkdocs.yml`` turns it off
+and :func:`search_languages` gives the search plugin each edition's language,
+which that option did too.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import re
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from attention_docs_site.page.polish import edit
+from mkdocs.config.base import ValidationError
+from mkdocs.contrib.search import LangOption
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
 
 INDEX = Path("search") / "search_index.json"
+
+
+def search_languages(config: MkDocsConfig, languages: Iterable[str]) -> list[str]:
+    """Give the search plugin every edition's language that lunr can stem.
+
+    Parameters:
+        config: The build's configuration.
+        languages: The editions' languages.
+
+    Returns:
+        The search plugin's languages, as set (none without a search plugin).
+    """
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    if search is None:
+        return []
+    chosen = list(search.config.lang or [])
+    for language in languages:
+        try:
+            LangOption().run_validation([language])
+        except ValidationError:
+            continue  # no stemmer for it: searched as the others are
+        if language not in chosen:
+            chosen.append(language)
+    search.config.lang = chosen
+    return chosen
 
 
 def split_search_index(site_dir: Path, languages: tuple[str, ...]) -> dict[str, int]:
@@ -60,59 +91,7 @@ def split_search_index(site_dir: Path, languages: tuple[str, ...]) -> dict[str, 
     return counts
 
 
-@functools.cache
-def keep_every_edition_s_entries() -> None:
-    """Keep the entries mkdocs-static-i18n would drop as duplicates (once).
-
-    Raises:
-        RenderCacheUnsupported: mkdocs-static-i18n has changed shape.
-    """
-    from mkdocs_static_i18n.reconfigure import ExtendedPlugin
-
-    from attention_docs_site.execute.render_cache import checked
-
-    drop = checked(
-        ExtendedPlugin,
-        "reconfigure_search_duplicates",
-        ["self", "search_index_entries"],
-    )
-
-    @functools.wraps(drop)
-    def keep(self: ExtendedPlugin, search_index_entries: list[dict]) -> None:
-        """Each edition has its own index: an entry repeated in two is no duplicate."""
-
-    ExtendedPlugin.reconfigure_search_duplicates = keep
-
-
 def _write(path: Path, config: dict, docs: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"config": config, "docs": docs}, ensure_ascii=False)
     path.write_text(text, encoding="utf-8")
-
-
-_CONFIG_BASE = re.compile(
-    r'(<script id="__config" type="application/json">\{[^<]*?"base": ")([^"]*)(")'
-)
-
-
-def edition_base(output: str, language: str) -> str:
-    """Point a page's ``__config`` base at its edition's folder.
-
-    Parameters:
-        output: A built page of a language built into its own folder.
-        language: That language's folder, e.g. ``"zh"``.
-
-    Returns:
-        The page with ``"base": "<base>/zh/"`` (the slash makes Material read
-        it as a folder).
-
-    Raises:
-        ThemeMarkupChanged: The page has no ``__config`` with a base.
-    """
-    return edit(
-        _CONFIG_BASE,
-        lambda m: f"{m.group(1)}{m.group(2).rstrip('/')}/{language}/{m.group(3)}",
-        output,
-        "pointing the page at its edition's search index",
-        count=1,
-    )

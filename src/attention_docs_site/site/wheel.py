@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-DIST_FOLDER = "dist"
+from attention_docs_site.layout import DIST_FOLDER
 
 
 @dataclass(frozen=True)

@@ -33,15 +33,29 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from attention_docs_site.page.polish import ThemeMarkupChanged
+from attention_docs_site.upstream.guard import UpstreamChanged, declare
 from attention_docs_site.upstream.material_css import theme_file
 
 BUNDLE = "assets/javascripts/bundle.*.min.js"
 STAGGER = "__adStagger"
 HELPER = Path(__file__).with_name("stagger.js")
-_UPGRADE = (
-    "a theme upgrade changed it (requirements/constraints.txt pins the version "
-    "this edit was written for)"
+STAGGER_MOUNTS = declare(
+    "material: bundle's staggered start",
+    "mkdocs-material",
+    "9.8.2",
+    "the bundle's two merge() calls of the components become __adStagger "
+    "(stagger.js, appended), which mounts and starts each in a task of its own",
+    "one long start-up task held a phone's main thread for 0.25 s (#31)",
+    "speed",
+)
+PALETTE_META = declare(
+    "material: palette's colour-scheme meta",
+    "mkdocs-material",
+    "9.8.2",
+    "the palette takes the head's <meta name=color-scheme> and sets it only "
+    "when the scheme changes",
+    "adding and setting it restyled every element twice (#31)",
+    "speed",
 )
 # The two merges, by the first component each one mounts. The names are the
 # minifier's, hence a pattern; each must be found once, and both must be the
@@ -79,7 +93,7 @@ PALETTE_EDITS = {
 _MAP_COMMENT = "//# sourceMappingURL="
 
 
-def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path:
+def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path | None:
     """Write the site's bundle with its components mounted in tasks of their own.
 
     Parameters:
@@ -87,45 +101,38 @@ def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path:
         theme_dirs: The theme's folders, first match wins (``config.theme.dirs``).
 
     Returns:
-        The site's bundle, as written (its source map is written beside it).
+        The site's bundle, as written (its source map is written beside it),
+        or None when both edits are off (the speed switch).
 
     Raises:
-        ThemeMarkupChanged: The bundle lacks one of the two merges or of the
+        UpstreamChanged: The bundle lacks one of the two merges or of the
             palette's three places, has one more than once, the merges call
-            different functions, or an argument is not a spread (``...``):
-            an upgrade changed it
-            (requirements/constraints.txt pins the version this edit was
-            written for).
+            different functions, or an argument is not a spread (``...``).
     """
-    source = theme_file(theme_dirs, BUNDLE, "script bundle")
+    if not (STAGGER_MOUNTS.active or PALETTE_META.active):
+        return None  # MkDocs copied the theme's bundle as it is
+    try:
+        source = theme_file(theme_dirs, BUNDLE, "script bundle")
+    except UpstreamChanged as error:
+        raise STAGGER_MOUNTS.changed(str(error)) from None
     text = source.read_text("utf-8")
-    edits = []
-    names = set()
-    for what, pattern in MERGES.items():
-        start, merge = _merge_call(source.name, text, what, pattern)
-        names.add(merge)
-        edits.append((start, len(merge), STAGGER))
-        # Each argument, "...me(kind).map(mount)", becomes "()=>me(kind).map(mount)".
-        for argument in _arguments(source.name, text, start + len(merge)):
-            if not text.startswith("...", argument):
-                raise ThemeMarkupChanged(
-                    f"the bundle's merge of the {what}: {source.name} has an "
-                    f"argument that is not a spread at {argument}: "
-                    f"{text[argument : argument + 40]!r}; {_UPGRADE}"
-                )
-            edits.append((argument, 3, "()=>"))
-    if len(names) != 1:
-        raise ThemeMarkupChanged(
-            f"the bundle's component merges: {source.name} calls {sorted(names)}, "
-            f"not one function; {_UPGRADE}"
-        )
-    edits += _palette_edits(source.name, text)
+    edits: list[tuple[int, int, str]] = []
+    staggered = False
+    if STAGGER_MOUNTS.active:
+        with STAGGER_MOUNTS.applying():
+            edits += _merge_edits(source.name, text)
+            staggered = True
+    if PALETTE_META.active:
+        with PALETTE_META.applying():
+            edits += _palette_edits(source.name, text)
     edited = text
     for start, length, replacement in sorted(edits, reverse=True):
         edited = edited[:start] + replacement + edited[start + length :]
     target = site / source.relative_to(source.parents[2])
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(_append_helper(source.name, edited), encoding="utf-8")
+    if staggered:
+        edited = _append_helper(source.name, edited)
+    target.write_text(edited, encoding="utf-8")
     # A replaced token keeps its place in the map; a token an insertion lands
     # on moves with the rest.
     shifts = [
@@ -134,6 +141,36 @@ def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path:
     ]
     _write_map(source, target, text, shifts)
     return target
+
+
+def _merge_edits(name: str, text: str) -> list[tuple[int, int, str]]:
+    """The two merges, each replaced by the helper with its spreads as functions.
+
+    Raises:
+        UpstreamChanged: A merge is missing or found twice, the two call
+            different functions, or an argument is not a spread (``...``).
+    """
+    edits = []
+    names = set()
+    for what, pattern in MERGES.items():
+        start, merge = _merge_call(name, text, what, pattern)
+        names.add(merge)
+        edits.append((start, len(merge), STAGGER))
+        # Each argument, "...me(kind).map(mount)", becomes "()=>me(kind).map(mount)".
+        for argument in _arguments(name, text, start + len(merge)):
+            if not text.startswith("...", argument):
+                raise UpstreamChanged(
+                    f"the bundle's merge of the {what}: {name} has an "
+                    f"argument that is not a spread at {argument}: "
+                    f"{text[argument : argument + 40]!r}"
+                )
+            edits.append((argument, 3, "()=>"))
+    if len(names) != 1:
+        raise UpstreamChanged(
+            f"the bundle's component merges: {name} calls {sorted(names)}, "
+            "not one function"
+        )
+    return edits
 
 
 def _palette_edits(name: str, text: str) -> list[tuple[int, int, str]]:
@@ -161,13 +198,12 @@ def _only_match(
     """The one match of ``pattern`` in the bundle ``name``, or the edit fails.
 
     Raises:
-        ThemeMarkupChanged: None, or more than one.
+        UpstreamChanged: None, or more than one.
     """
     found = list(pattern.finditer(text))
     if len(found) != 1:
-        raise ThemeMarkupChanged(
-            f"{what}: {name} has {len(found)} matches "
-            f"of {pattern.pattern!r}, not one; {_UPGRADE}"
+        raise UpstreamChanged(
+            f"{what}: {name} has {len(found)} matches of {pattern.pattern!r}, not one"
         )
     return found[0]
 
@@ -187,7 +223,7 @@ def _arguments(name: str, text: str, at: int) -> list[int]:
         if char in "\"'":
             index = _string_end(name, text, index)
         elif char in "`/":
-            raise ThemeMarkupChanged(f"{name}: a {char} in the merge at {at}")
+            raise UpstreamChanged(f"{name}: a {char} in the merge at {at}")
         elif char in _CLOSING:
             expected.append(_CLOSING[char])
         elif char in ")]}":
@@ -198,7 +234,7 @@ def _arguments(name: str, text: str, at: int) -> list[int]:
         elif char == "," and not expected:
             starts.append(index + 1)
         index += 1
-    raise ThemeMarkupChanged(f"{name}: the merge's brackets at {at} do not balance")
+    raise UpstreamChanged(f"{name}: the merge's brackets at {at} do not balance")
 
 
 def _string_end(name: str, text: str, at: int) -> int:
@@ -207,7 +243,7 @@ def _string_end(name: str, text: str, at: int) -> int:
     while index < len(text) and text[index] != text[at]:
         index += 2 if text[index] == "\\" else 1
     if index >= len(text):
-        raise ThemeMarkupChanged(f"{name}: a string at {at} does not end")
+        raise UpstreamChanged(f"{name}: a string at {at} does not end")
     return index
 
 
@@ -219,7 +255,7 @@ def _append_helper(name: str, text: str) -> str:
     """
     at = text.rfind(_MAP_COMMENT)
     if at < 0 or text.rfind("\n", 0, at) != at - 1:
-        raise ThemeMarkupChanged(f"{name} does not end with its source map comment")
+        raise UpstreamChanged(f"{name} does not end with its source map comment")
     return text[:at] + HELPER.read_text("utf-8").lstrip("\n") + text[at:]
 
 
@@ -229,7 +265,7 @@ def _write_map(
     """The bundle's source map, its columns moved past each edit that added text."""
     original = source.with_name(source.name + ".map")
     if not original.is_file():
-        raise ThemeMarkupChanged(f"the theme's bundle has no source map {original}")
+        raise UpstreamChanged(f"the theme's bundle has no source map {original}")
     data = json.loads(original.read_text("utf-8"))
     lines = data["mappings"].split(";")
     insertions: dict[int, list[tuple[int, int]]] = {}

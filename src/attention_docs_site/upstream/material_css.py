@@ -14,14 +14,25 @@ only while the palette really switches (``overrides/main.html``,
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from attention_docs_site.page.polish import ThemeMarkupChanged
+from attention_docs_site.upstream.guard import UpstreamChanged, declare
 
+SWITCHING = declare(
+    "material: palette's switching rule",
+    "mkdocs-material",
+    "9.8.2",
+    "blanks [data-md-color-switching] *{transition-duration:0s} in the site's "
+    "copy of the palette sheet (site.css stops transitions its own way)",
+    "each change of that attribute restyled every element of the page (#31)",
+    "speed",
+)
 PALETTE_SHEETS = "assets/stylesheets/palette.*.min.css"
-SWITCHING_RULE = (
-    "[data-md-color-switching] *,[data-md-color-switching] :after,"
-    "[data-md-color-switching] :before{transition-duration:0s!important}"
+# The rule, however the minifier spaces it or orders its selectors.
+SWITCHING_RULE = re.compile(
+    r"(?:\[data-md-color-switching\]\s*(?:\*|::?after|::?before)\s*,?\s*){3}"
+    r"\{\s*transition-duration\s*:\s*0s\s*!\s*important\s*;?\s*\}"
 )
 
 
@@ -29,18 +40,18 @@ def theme_file(theme_dirs: list[str], pattern: str, what: str) -> Path:
     """The theme's one file that matches a pattern, from the first folder that has it.
 
     Raises:
-        ThemeMarkupChanged: No folder has such a file, or the first has several.
+        UpstreamChanged: No folder has such a file, or the first has several.
     """
     for folder in theme_dirs:
         found = sorted(Path(folder).glob(pattern))
         if found:
             if len(found) > 1:
-                raise ThemeMarkupChanged(f"the theme has {len(found)} {what}s")
+                raise UpstreamChanged(f"the theme has {len(found)} {what}s")
             return found[0]
-    raise ThemeMarkupChanged(f"the theme has no {what} ({pattern}) in {theme_dirs}")
+    raise UpstreamChanged(f"the theme has no {what} ({pattern}) in {theme_dirs}")
 
 
-def drop_palette_switching_rule(site: Path, theme_dirs: list[str]) -> Path:
+def drop_palette_switching_rule(site: Path, theme_dirs: list[str]) -> Path | None:
     """Write the site's palette style sheet without the theme's switching rule.
 
     The text comes from the theme's own file each time, so a build that did
@@ -51,25 +62,23 @@ def drop_palette_switching_rule(site: Path, theme_dirs: list[str]) -> Path:
         theme_dirs: The theme's folders, first match wins (``config.theme.dirs``).
 
     Returns:
-        The site's style sheet, as written.
+        The site's style sheet, as written, or None when the edit is off
+        (the speed switch).
 
     Raises:
-        ThemeMarkupChanged: The theme's sheet lacks the rule, or has it more than
-            once: an upgrade changed it (requirements/constraints.txt pins the
-            version this edit was written for).
+        UpstreamChanged: The theme's sheet lacks the rule, or has it more than
+            once.
     """
-    source = theme_file(theme_dirs, PALETTE_SHEETS, "palette style sheet")
+    if not SWITCHING.active:
+        return None  # MkDocs copied the theme's sheet as it is
+    try:
+        source = theme_file(theme_dirs, PALETTE_SHEETS, "palette style sheet")
+    except UpstreamChanged as error:
+        raise SWITCHING.changed(str(error)) from None
     text = source.read_text("utf-8")
-    if text.count(SWITCHING_RULE) != 1:
-        raise ThemeMarkupChanged(
-            f"the palette's switching rule: {source.name} has "
-            f"{text.count(SWITCHING_RULE)} copies of {SWITCHING_RULE!r}, not one; "
-            "a theme upgrade changed it (requirements/constraints.txt pins the "
-            "version this edit was written for)"
-        )
     target = site / source.relative_to(source.parents[2])
     # Blanked, not cut: the sheet's source map keeps pointing at its rules.
-    blank = " " * len(SWITCHING_RULE)
+    edited = SWITCHING.edit(SWITCHING_RULE, lambda m: " " * len(m[0]), text, count=1)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text.replace(SWITCHING_RULE, blank), encoding="utf-8")
+    target.write_text(edited, encoding="utf-8")
     return target

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from attention_docs_site.layout import PDF_FOLDER, pdf_name
 from attention_docs_site.site.book import tounicode
 from attention_docs_site.site.book.chromium import (
     MissingChromiumError,
@@ -62,16 +63,10 @@ __all__ = [
     "write_pdfs",
 ]
 
-PDF_FOLDER = "pdf"
 _FOOTER = (
     '<div style="width:100%;font-size:8pt;text-align:center;color:#444;'
     'font-family:sans-serif"><span class="pageNumber"></span></div>'
 )
-
-
-def pdf_name(lang: str) -> str:
-    """The file name of an edition's PDF."""
-    return f"attention_docs-{lang}.pdf"
 
 
 def chapter_pages(pdf: bytes, slugs: Sequence[str]) -> list[int]:

@@ -1,0 +1,26 @@
+"""The built site's file names that several stages share.
+
+The page stage links the downloads the site stage writes; both take their
+names from here.
+"""
+
+from __future__ import annotations
+
+PDF_FOLDER = "pdf"
+"""The editions' PDFs (site/book/)."""
+OFFLINE_FOLDER = "offline"
+"""The editions' offline copies (site/offline.py)."""
+DIST_FOLDER = "dist"
+"""The library's wheel (site/wheel.py)."""
+NOTEBOOK_ZIP = "notebooks.zip"
+"""Each edition's exercise notebooks, zipped, in its exercises folder."""
+
+
+def pdf_name(lang: str) -> str:
+    """The file name of an edition's PDF."""
+    return f"attention_docs-{lang}.pdf"
+
+
+def zip_name(lang: str) -> str:
+    """The file name of an edition's offline zip."""
+    return f"attention_docs-{lang}.zip"

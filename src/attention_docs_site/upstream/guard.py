@@ -1,0 +1,234 @@
+"""The one guard every reach into a dependency goes through.
+
+A reach is declared once, as a :class:`Reach`: the distribution it reaches
+into, the version it was written for (the lock's), what it changes, why, and
+whether the site needs it to be right (``correctness``) or only to be fast
+(``speed``). Its code then changes the dependency only through the reach:
+
+- :meth:`Reach.edit`: a regular-expression edit of the dependency's HTML, CSS
+  or JavaScript, that must match (exactly ``count`` times, when given);
+- :meth:`Reach.replace`: a function or method of the dependency replaced,
+  after checking that it still takes the parameters the replacement expects;
+- :meth:`Reach.require` and :meth:`Reach.applying`: any other check, and a
+  block of steps whose :class:`UpstreamChanged` is re-raised naming the reach.
+
+When a reach no longer applies, the build fails with :class:`UpstreamChanged`
+naming the reach, the distribution and the installed version against the one
+it was written for: no edit ever changes nothing silently.
+
+Two switches, for upgrades:
+
+- ``ATTENTION_DOCS_SPEED_EDITS=off`` (the plugin's ``speed_edits`` option)
+  turns off every ``speed`` reach: an upgrade can ship with them off while
+  they are rewritten. :attr:`Reach.active` says whether a reach is on.
+- ``ATTENTION_DOCS_UPSTREAM_REPORT=<file.json>`` (the canary,
+  ``scripts/canary.py``) records each reach's outcome instead of stopping at
+  the first failure: a failing edit leaves its text as it was, the build goes
+  on, and :func:`finish_report` writes the file and then fails the build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.metadata
+import inspect
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from mkdocs.exceptions import PluginError
+
+REPORT_VARIABLE = "ATTENTION_DOCS_UPSTREAM_REPORT"
+
+Need = Literal["correctness", "speed"]
+
+
+class UpstreamChanged(PluginError):
+    """A dependency no longer has what a declared reach changes."""
+
+
+@dataclass
+class _Outcome:
+    applied: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _State:
+    speed_edits: bool = True
+    report: Path | None = None
+    outcomes: dict[str, _Outcome] = field(default_factory=dict)
+
+
+_STATE = _State()
+REACHES: dict[str, Reach] = {}
+
+
+@dataclass(frozen=True)
+class Reach:
+    """One declared reach into a dependency.
+
+    Parameters:
+        name: A short, unique name (``"material: search dialog label"``).
+        package: The distribution reached into (as pip names it).
+        written_for: The version it was written for (the lock's).
+        what: What it changes.
+        why: Why the site needs it.
+        need: ``"correctness"``, or ``"speed"`` (off with the speed switch).
+    """
+
+    name: str
+    package: str
+    written_for: str
+    what: str
+    why: str
+    need: Need
+
+    @property
+    def active(self) -> bool:
+        """Whether this reach is applied (a speed reach: while the switch is on)."""
+        return self.need == "correctness" or _STATE.speed_edits
+
+    def installed(self) -> str:
+        """The installed version of the package (``"not installed"`` if none)."""
+        try:
+            return importlib.metadata.version(self.package)
+        except importlib.metadata.PackageNotFoundError:
+            return "not installed"
+
+    def changed(self, detail: str) -> UpstreamChanged:
+        """The error that names this reach, its package and both versions."""
+        return UpstreamChanged(
+            f"upstream reach {self.name!r} no longer applies to {self.package} "
+            f"{self.installed()} (written for {self.written_for}): {detail}. "
+            "See src/attention_docs_site/upstream/README.md"
+        )
+
+    def _fail(self, detail: str) -> None:
+        """Raise :meth:`changed`, or record it when the canary asks for a report."""
+        if _STATE.report is None:
+            raise self.changed(detail)
+        _STATE.outcomes.setdefault(self.name, _Outcome()).failures.append(detail)
+
+    def _applied(self) -> None:
+        _STATE.outcomes.setdefault(self.name, _Outcome()).applied += 1
+
+    def require(self, condition: bool, detail: str) -> bool:
+        """Fail the reach unless ``condition`` holds; returns it."""
+        if not condition:
+            self._fail(detail)
+        return condition
+
+    def edit(
+        self,
+        pattern: re.Pattern[str],
+        replacement: str | Callable[[re.Match[str]], str],
+        text: str,
+        *,
+        count: int | None = None,
+        limit: int = 0,
+    ) -> str:
+        """``pattern.sub`` that must match: ``count`` times if given, else once or more.
+
+        Parameters:
+            pattern: What the edit looks for in the dependency's output.
+            replacement: As for :meth:`re.Pattern.sub`.
+            text: The HTML, CSS or JavaScript.
+            count: The exact number of matches expected (None: one or more).
+            limit: At most this many replacements; 0 for all.
+
+        Returns:
+            The edited text (the text as it was, if the canary records a failure).
+        """
+        result, made = pattern.subn(replacement, text, count=limit)
+        found = made if limit == 0 else len(pattern.findall(text))
+        if (count is None and made == 0) or (count is not None and found != count):
+            expected = "a match" if count is None else f"{count} matches"
+            self._fail(f"expected {expected} of {pattern.pattern!r}, found {found}")
+            return text
+        self._applied()
+        return result
+
+    def replace(
+        self,
+        owner: object,
+        attribute: str,
+        parameters: Iterable[str],
+        make: Callable[[Callable[..., Any]], Callable[..., Any]],
+    ) -> None:
+        """Replace ``owner.attribute`` by ``make(original)``, if its shape is known.
+
+        Parameters:
+            owner: The dependency's class or module.
+            attribute: The function or method to replace.
+            parameters: The parameters the original must take, in order.
+            make: Given the original, returns its replacement.
+        """
+        original = getattr(owner, attribute, None)
+        wanted = list(parameters)
+        where = getattr(owner, "__qualname__", getattr(owner, "__name__", owner))
+        if original is None or list(inspect.signature(original).parameters) != wanted:
+            self._fail(f"{where}.{attribute} is missing or no longer takes {wanted}")
+            return
+        setattr(owner, attribute, make(original))
+        self._applied()
+
+    @contextlib.contextmanager
+    def applying(self) -> Iterator[None]:
+        """Steps of this reach: an :class:`UpstreamChanged` they raise names it."""
+        try:
+            yield
+        except UpstreamChanged as error:
+            if str(error).startswith("upstream reach "):
+                raise
+            self._fail(str(error))
+        else:
+            self._applied()
+
+
+def declare(
+    name: str, package: str, written_for: str, what: str, why: str, need: Need
+) -> Reach:
+    """Declare a reach (once per name); the registry lists it for the canary."""
+    if name in REACHES:
+        raise ValueError(f"upstream reach {name!r} is declared twice")
+    reach = Reach(name, package, written_for, what, why, need)
+    REACHES[name] = reach
+    return reach
+
+
+def start_build(*, speed_edits: bool) -> None:
+    """Set the speed switch and, under the canary, start a fresh report."""
+    _STATE.speed_edits = speed_edits
+    target = os.environ.get(REPORT_VARIABLE)
+    _STATE.report = Path(target) if target else None
+
+
+def finish_report() -> None:
+    """Under the canary: write every reach's outcome, then fail if any failed.
+
+    Raises:
+        PluginError: A reach failed during the build.
+    """
+    if _STATE.report is None:
+        return
+    rows = {
+        name: {
+            "package": reach.package,
+            "written_for": reach.written_for,
+            "installed": reach.installed(),
+            "need": reach.need,
+            "active": reach.active,
+            "applied": _STATE.outcomes.get(name, _Outcome()).applied,
+            "failures": sorted(set(_STATE.outcomes.get(name, _Outcome()).failures)),
+        }
+        for name, reach in sorted(REACHES.items())
+    }
+    _STATE.report.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    failed = [name for name, row in rows.items() if row["failures"]]
+    if failed:
+        raise PluginError(f"upstream reaches that no longer apply: {failed}")
