@@ -12,4 +12,4 @@ test:
 
 lint:
 	bash scripts/setup.sh dev && .venv/bin/ruff check . && .venv/bin/ruff format --check . \
-		&& .venv/bin/mypy && .venv/bin/python scripts/check_repo.py
+		&& .venv/bin/mypy && .venv/bin/lint-imports && .venv/bin/python scripts/check_repo.py

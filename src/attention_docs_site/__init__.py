@@ -8,7 +8,7 @@ the build's stages, in the order a page meets them; each opens with what
 enters it and what leaves it:
 
 - ``plugin``: MkDocs's events only, each handing over to a stage;
-- ``options``, ``editions``, ``layout``, ``blocks``: what every stage shares
+- ``options``, ``editions``, ``layout``, ``blocks``, ``wheel``: what every stage shares
   (the plugin's options, the editions and their words from ``catalogs/``, the
   built site's file names, the one parser of fenced code blocks);
 - ``markdown``: a page's Markdown (library names checked, API links);

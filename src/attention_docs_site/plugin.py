@@ -52,7 +52,7 @@ from attention_docs_site.page.content import (
 from attention_docs_site.page.notebook_pages import is_notebook
 from attention_docs_site.site.finish import finish_site
 from attention_docs_site.site.search_split import search_languages
-from attention_docs_site.site.wheel import Wheel, library_wheel
+from attention_docs_site.wheel import Wheel, library_wheel
 from attention_docs_site.upstream import guard
 from attention_docs_site.upstream.i18n import (
     answer_instant_warning,
@@ -156,7 +156,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self, html: str, *, page: Page, config: MkDocsConfig, **_: object
     ) -> str:
         """Notices, math as MathML, slimmed notebooks with downloads."""
-        assert self.editions is not None and self.wheel is not None
+        assert self.editions is not None
         edition = self._edition(config)
         return page_content(html, page, edition, self.editions, self.wheel)
 

@@ -15,7 +15,7 @@ from attention_docs_site.page.notebook_setup import (
     run_yourself_box,
     setup_source,
 )
-from attention_docs_site.site.wheel import Wheel, library_wheel
+from attention_docs_site.wheel import Wheel, library_wheel
 
 WHEEL = library_wheel(ROOT)
 URL = f"https://example.org/site/dist/{WHEEL.file}"

@@ -28,18 +28,19 @@ from attention_docs_site.page.notebook_pages import (
     rename_toc,
     slim_notebook,
 )
-from attention_docs_site.page.polish import (
-    ThemeMarkupChanged,
-    collapse_blank_lines,
+from attention_docs_site.page.polish import collapse_blank_lines
+from attention_docs_site.plugin import AttentionDocsPlugin
+from attention_docs_site.site.search_split import split_search_index
+from attention_docs_site.upstream.guard import UpstreamChanged as ThemeMarkupChanged
+from attention_docs_site.upstream.material_html import (
     drop_api_style_sheet,
     drop_empty_tabindex,
     drop_language_alternates,
+    edition_base,
     fetch_explorables_late,
     label_search_dialog,
     translate_tooltips,
 )
-from attention_docs_site.plugin import AttentionDocsPlugin
-from attention_docs_site.site.search_split import edition_base, split_search_index
 
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 
@@ -395,10 +396,10 @@ def test_tooltips_are_translated_on_chinese_pages():
         '<a href="#fnref:1" class="footnote-backref" '
         'title="Jump back to footnote 1 in the text">↩</a>'
     )
-    zh = translate_tooltips(html, catalog("zh"))
+    zh = translate_tooltips(html, catalog("zh"), catalog("en"))
     assert 'title="永久链接"' in zh and 'title="返回正文中脚注 1 的位置"' in zh
     assert "Permanent link" not in zh and "Jump back" not in zh
-    assert translate_tooltips(html, catalog("en")) == html
+    assert translate_tooltips(html, catalog("en"), catalog("en")) == html
 
 
 def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):
@@ -428,7 +429,7 @@ def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):
         '{"a": 1, "base": "../.."}</script>'
     )
     assert '"base": "../../zh/"' in edition_base(page, "zh")
-    with pytest.raises(ThemeMarkupChanged, match="search index"):
+    with pytest.raises(ThemeMarkupChanged, match="search base"):
         edition_base("<p>no config</p>", "zh")
 
 

@@ -8,13 +8,13 @@ from pathlib import Path
 import material
 import pytest
 
+from attention_docs_site.upstream.guard import UpstreamChanged
 from attention_docs_site.upstream.material_bundle import (
     BUNDLE,
     HELPER,
     MERGES,
     PALETTE_EDITS,
     STAGGER,
-    ThemeMarkupChanged,
     shift_columns,
     stagger_component_mounts,
 )
@@ -182,13 +182,13 @@ def bundle(controls=CONTROLS, page=PAGE, palette=PALETTE):
 )
 def test_a_bundle_without_each_merge_once_fails_the_edit(tmp_path, bundle, message):
     theme = a_theme(tmp_path, bundle)
-    with pytest.raises(ThemeMarkupChanged, match=message):
+    with pytest.raises(UpstreamChanged, match=message):
         stagger_component_mounts(tmp_path / "site", [theme])
 
 
 def test_a_bundle_without_its_map_comment_fails_the_edit(tmp_path):
     theme = a_theme(tmp_path, bundle(), comment=False)
-    with pytest.raises(ThemeMarkupChanged, match="source map comment"):
+    with pytest.raises(UpstreamChanged, match="source map comment"):
         stagger_component_mounts(tmp_path / "site", [theme])
 
 

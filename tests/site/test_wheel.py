@@ -15,7 +15,7 @@ from helpers import ROOT
 from packaging.requirements import Requirement
 
 import attention_docs
-from attention_docs_site.site.wheel import library_wheel, write_wheel
+from attention_docs_site.wheel import library_wheel, write_wheel
 
 
 @pytest.fixture(scope="module")

@@ -1,1 +1,17 @@
-"""TODO."""
+"""The execution stage: code blocks and notebooks, run behind the caches.
+
+Enters: a page's ``python`` fences (through markdown-exec, as Python-Markdown
+renders the page) and each exercise notebook (through mkdocs-jupyter's
+converter). Leaves: their output, HTML and executed ``.ipynb``, served from
+the execution cache while nothing they depend on changed.
+
+- ``setup``: one build's cache, fence and converter, and the cache report;
+- ``cache``: the execution cache (keys, entries, checksums);
+- ``fence``: the ``python`` fence, markdown-exec behind the cache;
+- ``notebooks``: the notebooks' cached converter, downloads and zips;
+  ``notebook_run``: notebooks run in this process, outputs as Jupyter's;
+- ``library_source``, ``library_reach``: the library cut into units, and
+  which units a block or notebook ran (what invalidates an entry);
+- ``render_cache``: what the theme and plugins repeat (compiled templates,
+  API entries, search entries, notebook tables of contents).
+"""

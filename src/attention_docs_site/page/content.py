@@ -49,11 +49,11 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
 
     from attention_docs_site.editions import Edition, Editions
-    from attention_docs_site.site.wheel import Wheel
+    from attention_docs_site.wheel import Wheel
 
 
 def page_content(
-    html: str, page: Page, edition: Edition, editions: Editions, wheel: Wheel
+    html: str, page: Page, edition: Edition, editions: Editions, wheel: Wheel | None
 ) -> str:
     """A page's body as the site publishes it (see the module's text).
 
@@ -66,6 +66,7 @@ def page_content(
         describe_page(page, html)
         notice = translation_notice(page, edition, editions.default)
         if is_notebook(html):
+            assert wheel is not None  # the plugin made it in on_config
             link = download_link(
                 page.file.src_uri,
                 edition.word("download_notebook"),

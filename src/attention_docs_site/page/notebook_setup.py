@@ -27,7 +27,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from attention_docs_site.editions import catalog
-from attention_docs_site.site.wheel import Wheel
+from attention_docs_site.wheel import Wheel
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode

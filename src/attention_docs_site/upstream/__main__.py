@@ -13,7 +13,11 @@ def main() -> None:
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)))
+        print(
+            "  ".join(
+                cell.ljust(width) for cell, width in zip(row, widths, strict=True)
+            )
+        )
 
 
 main()

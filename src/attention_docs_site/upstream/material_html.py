@@ -27,6 +27,10 @@ EMPTY_TABINDEX = declare(
     "correctness",
 )
 _EMPTY_TABINDEX = re.compile(r' tabindex=""')
+# A section's own label (a section without an index page): it has the attribute.
+_SECTION_LABEL = re.compile(
+    r'md-nav__item--section[^"]*">\s*<input[^>]*>\s*<label class="md-nav__link"'
+)
 
 LANGUAGE_ALTERNATES = declare(
     "material: hreflang alternates",
@@ -164,7 +168,7 @@ _MODULE = re.compile(r'(<script src="[^"]*explorables\.js") type="module"')
 
 def drop_empty_tabindex(output: str) -> str:
     """Drop ``tabindex=""``: not a number, so invalid HTML, and ignored."""
-    if "md-nav__item--section" not in output:
+    if 'tabindex=""' not in output and not _SECTION_LABEL.search(output):
         return output  # only the labels of navigation sections have it
     return EMPTY_TABINDEX.edit(_EMPTY_TABINDEX, "", output)
 

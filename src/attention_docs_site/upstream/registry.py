@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from attention_docs_site.execute import render_cache
 from attention_docs_site.upstream import (
     i18n,
     ipython,
@@ -21,7 +20,6 @@ MODULES = (
     material_css,
     material_html,
     mkdocs_jupyter,
-    render_cache,
     watchdog,
 )
 

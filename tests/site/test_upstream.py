@@ -1,0 +1,121 @@
+"""The one guard of every reach into a dependency (upstream/guard.py)."""
+
+import json
+import re
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+from attention_docs_site.upstream import guard
+from attention_docs_site.upstream.guard import Reach, UpstreamChanged
+from attention_docs_site.upstream.registry import reaches
+
+REACH = Reach(
+    "test: a made-up reach", "mkdocs", "0.0.1", "edits", "a test", "correctness"
+)
+SPEED = Reach("test: a speed reach", "mkdocs", "0.0.1", "edits", "a test", "speed")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_build(monkeypatch):
+    monkeypatch.delenv(guard.REPORT_VARIABLE, raising=False)
+    guard.start_build(speed_edits=True)
+    yield
+    guard.start_build(speed_edits=True)
+
+
+def test_an_edit_that_matches_nothing_names_the_reach_package_and_versions():
+    import mkdocs
+
+    with pytest.raises(UpstreamChanged) as raised:
+        REACH.edit(re.compile("absent"), "", "some text")
+    message = str(raised.value)
+    assert "'test: a made-up reach'" in message
+    assert f"mkdocs {mkdocs.__version__}" in message
+    assert "written for 0.0.1" in message and "'absent'" in message
+
+
+def test_an_edit_applies_exactly_the_count_it_declares():
+    assert REACH.edit(re.compile("a"), "b", "aa", count=2) == "bb"
+    with pytest.raises(UpstreamChanged, match="expected 1 matches.*found 2"):
+        REACH.edit(re.compile("a"), "b", "aa", count=1)
+    # limit replaces fewer than it finds; count still counts every match
+    assert REACH.edit(re.compile("a"), "b", "aa", count=2, limit=1) == "ba"
+
+
+def test_a_replacement_checks_the_parameters_of_what_it_replaces():
+    class Owner:
+        def method(self, page):
+            return "original"
+
+    REACH.replace(Owner, "method", ["self", "page"], lambda old: lambda s, p: "new")
+    assert Owner().method(None) == "new"
+    with pytest.raises(UpstreamChanged, match=r"no longer takes \['self'\]"):
+        REACH.replace(Owner, "method", ["self"], lambda old: old)
+    with pytest.raises(UpstreamChanged, match="missing"):
+        REACH.replace(Owner, "gone", ["self"], lambda old: old)
+
+
+def test_steps_of_a_reach_fail_in_its_name():
+    with pytest.raises(UpstreamChanged, match="made-up reach.*the bundle moved"):
+        with REACH.applying():
+            raise UpstreamChanged("the bundle moved")
+
+
+def test_the_speed_switch_turns_off_speed_reaches_only():
+    guard.start_build(speed_edits=False)
+    assert not SPEED.active and REACH.active
+    guard.start_build(speed_edits=True)
+    assert SPEED.active
+
+
+def test_the_canary_s_report_records_failures_and_the_build_goes_on(
+    monkeypatch, tmp_path
+):
+    report = tmp_path / "reaches.json"
+    monkeypatch.setenv(guard.REPORT_VARIABLE, str(report))
+    guard.start_build(speed_edits=True)
+    reach = guard.declare("test: reported", "mkdocs", "0.0.1", "e", "w", "speed")
+    try:
+        assert reach.edit(re.compile("absent"), "", "text") == "text"  # unchanged
+        assert reach.edit(re.compile("t"), "T", "text") == "TexT"
+        with pytest.raises(PluginError, match="test: reported"):
+            guard.finish_report()
+        row = json.loads(report.read_text())["test: reported"]
+        assert row["applied"] == 1 and "'absent'" in row["failures"][0]
+    finally:
+        del guard.REACHES["test: reported"]
+
+
+def test_a_reach_is_declared_once():
+    with pytest.raises(ValueError, match="twice"):
+        guard.declare(reaches()[0].name, "x", "0", "w", "w", "speed")
+
+
+def test_every_reach_says_what_why_and_for_which_installed_version():
+    import importlib.metadata
+
+    found = reaches()
+    assert len(found) >= 20
+    for reach in found:
+        assert reach.what and reach.why and reach.need in {"correctness", "speed"}
+        # written for the lock's version of a package that is installed
+        assert reach.written_for == importlib.metadata.version(reach.package)
+
+
+def test_no_module_outside_upstream_replaces_a_dependency_s_attribute():
+    from pathlib import Path
+
+    import attention_docs_site
+
+    package = Path(attention_docs_site.__file__).parent
+    # module.Class.attribute = ..., but not a plugin's public config option
+    patch = re.compile(r"^\s*(?!self\.)\w+\.(?!config\.)\w+\.\w+ = ", re.M)
+    offenders = [
+        path.name
+        for path in package.rglob("*.py")
+        # execute/render_cache.py and notebooks.py: their wrappers move next
+        if "upstream" not in path.parts and "execute" not in path.parts
+        if patch.search(path.read_text("utf-8"))
+    ]
+    assert offenders == []
