@@ -52,13 +52,13 @@ from attention_docs_site.page.content import (
 from attention_docs_site.page.notebook_pages import is_notebook
 from attention_docs_site.site.finish import finish_site
 from attention_docs_site.site.search_split import search_languages
-from attention_docs_site.wheel import Wheel, library_wheel
 from attention_docs_site.upstream import guard
 from attention_docs_site.upstream.i18n import (
     answer_instant_warning,
     nested_language_build,
 )
 from attention_docs_site.upstream.watchdog import poll_every
+from attention_docs_site.wheel import Wheel, library_wheel
 
 if TYPE_CHECKING:
     import jinja2

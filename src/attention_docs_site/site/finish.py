@@ -28,10 +28,10 @@ from attention_docs_site.site.book.pdf import Edition as Book
 from attention_docs_site.site.logo import write_logos
 from attention_docs_site.site.offline import OFFLINE_FOLDER, write_offline_zips
 from attention_docs_site.site.search_split import split_search_index
-from attention_docs_site.wheel import write_wheel
 from attention_docs_site.upstream.guard import finish_report
 from attention_docs_site.upstream.material_bundle import stagger_component_mounts
 from attention_docs_site.upstream.material_css import drop_palette_switching_rule
+from attention_docs_site.wheel import write_wheel
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
