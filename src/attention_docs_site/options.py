@@ -1,60 +1,73 @@
-"""The plugin's options in ``mkdocs.yml``, and the environment that overrides them.
+"""The plugin's options in ``mkdocs.yml``, which the environment may set.
 
-Environment variables override the options (for CI and the tests):
-``ATTENTION_DOCS_CACHE``, ``ATTENTION_DOCS_CACHE_DIR``,
-``ATTENTION_DOCS_EXECUTE``, ``ATTENTION_DOCS_EXECUTE_NOTEBOOKS``,
-``ATTENTION_DOCS_PDF`` and ``ATTENTION_DOCS_SPEED_EDITS``, with ``on``/``off``
-(or ``true``/``false``, ``yes``/``no``, ``1``/``0``).
+``mkdocs.yml`` reads each option from an environment variable with MkDocs'
+own ``!ENV`` tag, for CI and the tests::
+
+    - attention_docs:
+        cache: !ENV [ATTENTION_DOCS_CACHE, true]
+
+so ``ATTENTION_DOCS_CACHE=off`` turns the cache off. An on/off option takes
+``on``/``off``, ``true``/``false``, ``yes``/``no`` or ``1``/``0``, and names
+itself when given anything else.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
-from mkdocs.exceptions import PluginError
 
 _ON = {"1", "on", "true", "yes"}
 _OFF = {"0", "off", "false", "no"}
 
 
+class OnOff(c.BaseConfigOption[bool]):
+    """An on/off option, as YAML or an ``!ENV`` variable writes it."""
+
+    def __init__(self, default: bool) -> None:
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value: object) -> bool:
+        """A bool, 0 or 1, or one of the words above (any case, spaces around).
+
+        Raises:
+            ValidationError: Anything else, quoted.
+        """
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        word = value.strip().lower() if isinstance(value, str) else None
+        if word in _ON | _OFF:
+            return word in _ON
+        raise base.ValidationError(
+            f"{value!r}: use on or off (true/false, yes/no, 1/0)"
+        )
+
+
 class AttentionDocsConfig(base.Config):
     """The plugin's options in ``mkdocs.yml``."""
 
-    cache = c.Type(bool, default=True)
+    cache = OnOff(default=True)
     """Serve code blocks' and notebooks' output from the execution cache."""
     cache_dir = c.Type(str, default=".cache/attention_docs")
-    """The cache folder, relative to ``mkdocs.yml``."""
-    execute_code = c.Type(bool, default=True)
+    """The cache folder, relative to ``mkdocs.yml`` (or absolute)."""
+    execute_code = OnOff(default=True)
     """Run the pages' code blocks (off: a placeholder, the build's floor)."""
-    execute_notebooks = c.Type(bool, default=True)
+    execute_notebooks = OnOff(default=True)
     """Run the exercise notebooks (off: rendered without outputs)."""
-    pdf = c.Type(bool, default=True)
+    pdf = OnOff(default=True)
     """Print a PDF of each edition with Chromium (never under ``mkdocs serve``)."""
-    speed_edits = c.Type(bool, default=True)
+    speed_edits = OnOff(default=True)
     """Apply the reaches into dependencies that are only for speed (upstream/)."""
-
-
-def switch(name: str, default: bool) -> bool:
-    """An on/off environment variable, or ``default`` when it is not set.
-
-    Raises:
-        PluginError: The variable is set to something that is neither.
-    """
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    if value.strip().lower() in _ON | _OFF:
-        return value.strip().lower() in _ON
-    raise PluginError(f"{name}={value!r}: use on or off (true/false, yes/no, 1/0)")
 
 
 @dataclass(frozen=True)
 class Settings:
-    """The options of one build, with the environment's overrides applied."""
+    """The options of one build, the cache folder resolved."""
 
     cache: bool
     cache_dir: Path
@@ -65,24 +78,17 @@ class Settings:
 
 
 def settings(options: AttentionDocsConfig, config_file: str | None) -> Settings:
-    """The build's settings: the options, overridden by the environment.
+    """The build's settings, the cache folder relative to ``mkdocs.yml``.
 
     Parameters:
         options: The plugin's options from ``mkdocs.yml``.
-        config_file: ``mkdocs.yml``'s path: the cache folder is relative to it.
+        config_file: ``mkdocs.yml``'s path.
     """
-    folder_name = os.environ.get("ATTENTION_DOCS_CACHE_DIR")
-    if folder_name is None:
-        folder = Path(config_file or ".").parent / options.cache_dir
-    else:
-        folder = Path(folder_name)
     return Settings(
-        cache=switch("ATTENTION_DOCS_CACHE", options.cache),
-        cache_dir=folder,
-        execute_code=switch("ATTENTION_DOCS_EXECUTE", options.execute_code),
-        execute_notebooks=switch(
-            "ATTENTION_DOCS_EXECUTE_NOTEBOOKS", options.execute_notebooks
-        ),
-        pdf=switch("ATTENTION_DOCS_PDF", options.pdf),
-        speed_edits=switch("ATTENTION_DOCS_SPEED_EDITS", options.speed_edits),
+        cache=options.cache,
+        cache_dir=Path(config_file or ".").parent / options.cache_dir,
+        execute_code=options.execute_code,
+        execute_notebooks=options.execute_notebooks,
+        pdf=options.pdf,
+        speed_edits=options.speed_edits,
     )

@@ -5,10 +5,9 @@ import mkdocs_jupyter.convert
 import pytest
 from helpers import ROOT
 from mkdocs.config import load_config
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort
 
 from attention_docs_site.execute.notebooks import CachedConverter
-from attention_docs_site.options import switch
 from attention_docs_site.plugin import AttentionDocsPlugin
 
 SRC = ROOT / "src"
@@ -18,6 +17,8 @@ OVERRIDES = (
     "ATTENTION_DOCS_CACHE_DIR",
     "ATTENTION_DOCS_EXECUTE",
     "ATTENTION_DOCS_EXECUTE_NOTEBOOKS",
+    "ATTENTION_DOCS_PDF",
+    "ATTENTION_DOCS_SPEED_EDITS",
 )
 
 
@@ -108,17 +109,24 @@ def test_the_graph_sees_imports_in_functions_and_relative_ones(tmp_path):
     [(None, True), ("off", False), ("False", False), ("0", False), (" yes ", True)],
 )
 def test_an_environment_variable_overrides_an_option(monkeypatch, value, expected):
-    if value is None:
-        monkeypatch.delenv("ATTENTION_DOCS_CACHE", raising=False)
-    else:
+    """mkdocs.yml reads the option with !ENV; YAML types the variable's text."""
+    for name in OVERRIDES:
+        monkeypatch.delenv(name, raising=False)
+    if value is not None:
         monkeypatch.setenv("ATTENTION_DOCS_CACHE", value)
-    assert switch("ATTENTION_DOCS_CACHE", True) is expected
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    assert config.plugins["attention_docs"].config.cache is expected
 
 
-def test_an_unclear_override_names_the_variable(monkeypatch):
+def test_an_unclear_override_names_the_option_and_the_value(monkeypatch):
     monkeypatch.setenv("ATTENTION_DOCS_EXECUTE", "maybe")
-    with pytest.raises(PluginError, match="ATTENTION_DOCS_EXECUTE='maybe'"):
-        switch("ATTENTION_DOCS_EXECUTE", True)
+    with pytest.raises(Abort):
+        load_config(str(ROOT / "mkdocs.yml"))
+    plugin = AttentionDocsPlugin()
+    errors, _ = plugin.load_config({"execute_code": "maybe"})
+    assert errors[0][0] == "execute_code" and "'maybe': use on or off" in str(
+        errors[0][1]
+    )
 
 
 def test_options_are_typed():
@@ -147,16 +155,20 @@ def test_mkdocs_yml_configures_the_plugin_and_on_config_wires_the_cache(site_con
     plugin = site_config.plugins["attention_docs"]
     assert isinstance(plugin, AttentionDocsPlugin)
     plugin.on_config(site_config)
-    assert plugin.cache.enabled is True
-    assert plugin.cache.folder == ROOT / ".cache" / "attention_docs"
+    assert plugin.execution.cache.enabled is True
+    assert plugin.execution.cache.folder == ROOT / ".cache" / "attention_docs"
     fences = site_config.mdx_configs["pymdownx.superfences"]["custom_fences"]
-    assert [f["format"] for f in fences if f["name"] == "python"] == [plugin.fence]
+    assert [f["format"] for f in fences if f["name"] == "python"] == [
+        plugin.execution.fence
+    ]
     converter = mkdocs_jupyter.convert.nb2html
     assert isinstance(converter, CachedConverter) and converter.execute is True
     # A second build (mkdocs serve) replaces the fence and the wrapper, no stacking.
     plugin.on_config(site_config)
     fences = site_config.mdx_configs["pymdownx.superfences"]["custom_fences"]
-    assert [f["format"] for f in fences if f["name"] == "python"] == [plugin.fence]
+    assert [f["format"] for f in fences if f["name"] == "python"] == [
+        plugin.execution.fence
+    ]
     assert mkdocs_jupyter.convert.nb2html.nb2html is converter.nb2html
     assert not isinstance(converter.nb2html, CachedConverter)
 
@@ -168,11 +180,15 @@ def test_environment_overrides_reach_the_cache_fence_and_notebooks(
     monkeypatch.setenv("ATTENTION_DOCS_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("ATTENTION_DOCS_EXECUTE", "off")
     monkeypatch.setenv("ATTENTION_DOCS_EXECUTE_NOTEBOOKS", "false")
+    site_config = load_config(str(ROOT / "mkdocs.yml"))  # !ENV reads them now
     plugin = site_config.plugins["attention_docs"]
     plugin.on_config(site_config)
-    assert (plugin.cache.enabled, plugin.cache.folder) == (False, tmp_path)
-    assert plugin.fence.execute is False
-    assert plugin.converter.execute is False
+    assert (plugin.execution.cache.enabled, plugin.execution.cache.folder) == (
+        False,
+        tmp_path,
+    )
+    assert plugin.execution.fence.execute is False
+    assert plugin.execution.converter.execute is False
 
 
 def test_the_plugin_outlives_serve_rebuilds():
