@@ -172,16 +172,14 @@ def site_editions(config: MkDocsConfig) -> Editions:
     return editions_from_languages(i18n.config["languages"])
 
 
-def current_edition(config: MkDocsConfig, editions: Editions | None = None) -> Edition:
+def current_edition(editions: Editions, lang: str | None) -> Edition:
     """The edition being built; mkdocs-static-i18n builds one after another.
 
     Parameters:
-        config: The build's configuration.
-        editions: Its editions, when already read (:func:`site_editions`).
+        editions: The site's editions (:func:`site_editions`).
+        lang: The language being built (``upstream.i18n.building_language``),
+            None before i18n has chosen one: the default edition.
     """
-    editions = editions or site_editions(config)
-    i18n = config.plugins.get("i18n")
-    lang = getattr(i18n, "current_language", None)
     return editions.get(lang) if lang else editions.default
 
 

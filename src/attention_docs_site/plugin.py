@@ -42,7 +42,7 @@ from attention_docs_site.editions import (
 )
 from attention_docs_site.execute import render_cache
 from attention_docs_site.execute.setup import Execution
-from attention_docs_site.markdown import check_page_markdown
+from attention_docs_site.markdown import check_page_markdown, edition_markdown
 from attention_docs_site.options import AttentionDocsConfig, Settings, settings
 from attention_docs_site.page.content import (
     page_content,
@@ -55,6 +55,7 @@ from attention_docs_site.site.search_split import search_languages
 from attention_docs_site.upstream import guard
 from attention_docs_site.upstream.i18n import (
     answer_instant_warning,
+    building_language,
     nested_language_build,
 )
 from attention_docs_site.upstream.watchdog import poll_every
@@ -123,6 +124,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.settings = settings(self.config, config.config_file_path)
         guard.start_build(speed_edits=self.settings.speed_edits)
         self.editions = site_editions(config)  # each with a catalog of its words
+        edition_markdown(config, self._edition(config))
         self.execution.start(config, self.settings)
         search_languages(config, (edition.lang for edition in self.editions))
         self.wheel = library_wheel(self._root(config))
@@ -150,7 +152,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
     def _edition(self, config: MkDocsConfig) -> Edition:
         """The edition being built."""
-        return current_edition(config, self.editions)
+        assert self.editions is not None
+        return current_edition(self.editions, building_language(config))
 
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, **_: object

@@ -39,7 +39,6 @@ from attention_docs_site.upstream.material_html import (
     edition_base,
     fetch_explorables_late,
     label_search_dialog,
-    translate_tooltips,
 )
 
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
@@ -390,16 +389,26 @@ def test_blank_lines_go_but_verbatim_text_stays():
     )
 
 
-def test_tooltips_are_translated_on_chinese_pages():
-    html = (
-        '<a class="headerlink" href="#x" title="Permanent link">¶</a>'
-        '<a href="#fnref:1" class="footnote-backref" '
-        'title="Jump back to footnote 1 in the text">↩</a>'
+def test_python_markdown_writes_its_titles_in_the_edition_s_words():
+    from types import SimpleNamespace
+
+    import markdown
+
+    from attention_docs_site.markdown import edition_markdown
+
+    editions = read_editions(ROOT / "mkdocs.yml")
+    config = SimpleNamespace(
+        markdown_extensions=["toc", "footnotes"],
+        mdx_configs={"toc": {"permalink": True}},
     )
-    zh = translate_tooltips(html, catalog("zh"), catalog("en"))
-    assert 'title="永久链接"' in zh and 'title="返回正文中脚注 1 的位置"' in zh
-    assert "Permanent link" not in zh and "Jump back" not in zh
-    assert translate_tooltips(html, catalog("en"), catalog("en")) == html
+    edition_markdown(config, editions.get("zh"))
+    html = markdown.markdown(
+        "# Title\n\nText[^1].\n\n[^1]: A note.",
+        extensions=config.markdown_extensions,
+        extension_configs=config.mdx_configs,
+    )
+    assert 'title="永久链接"' in html and 'title="返回正文中脚注 1 的位置"' in html
+    assert "Permanent link" not in html and "Jump back" not in html
 
 
 def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):

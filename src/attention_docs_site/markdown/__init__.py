@@ -4,7 +4,9 @@ Enters: a page's Markdown, after MkDocs has read its front matter
 (``on_page_markdown``). Leaves: the same Markdown with links from the library
 calls of its code blocks to their API entries (:mod:`.api_links`), once its
 front matter parses and every library name its prose writes resolves
-(:mod:`.code_names`).
+(:mod:`.code_names`). Before any page, :func:`edition_markdown` sets the words
+Python-Markdown writes (heading permalinks, footnote back links) in the
+edition's language.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from attention_docs_site.markdown.code_names import (
 from attention_docs_site.translations import split_front_matter
 
 if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.pages import Page
 
     from attention_docs_site.editions import Edition
@@ -49,3 +52,19 @@ def check_page_markdown(markdown: str, page: Page, edition: Edition) -> str:
     except UnknownLibraryName as error:
         raise PluginError(str(error)) from None
     return link_library_calls(markdown, edition.word("library_label"))
+
+
+def edition_markdown(config: MkDocsConfig, edition: Edition) -> None:
+    """Python-Markdown's own titles in the edition's words, by its configuration.
+
+    The toc extension's ``permalink_title`` (heading anchors) and the
+    footnotes extension's ``BACKLINK_TITLE`` (back links, ``%d`` for the
+    number) are one setting for every language in ``mkdocs.yml``; each
+    edition's build sets them from its catalog.
+    """
+    extensions = config.mdx_configs
+    if "toc" in config.markdown_extensions:
+        extensions.setdefault("toc", {})["permalink_title"] = edition.word("permalink")
+    if "footnotes" in config.markdown_extensions:
+        back = edition.word("footnote_back").replace("{number}", "%d")
+        extensions.setdefault("footnotes", {})["BACKLINK_TITLE"] = back

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-from attention_docs_site.editions import REFERENCE_CATALOG, catalog
 from attention_docs_site.execute.notebooks import notebook_name, write_notebook
 from attention_docs_site.page.mathml import render_math
 from attention_docs_site.page.meta import (
@@ -42,7 +41,6 @@ from attention_docs_site.translations import TranslationError
 from attention_docs_site.upstream.material_html import (
     edition_base,
     mark_code_annotations,
-    translate_tooltips,
 )
 
 if TYPE_CHECKING:
@@ -77,11 +75,7 @@ def page_content(
             body = rename_headings(slim_notebook(html), ids)
             return notice + link + in_its_language(body, page, edition, editions)
         html = edition_downloads(render_math(html), page.url, edition)
-        html = translate_tooltips(
-            mark_code_annotations(html),
-            catalog(edition.lang),
-            catalog(REFERENCE_CATALOG),
-        )
+        html = mark_code_annotations(html)
         return notice + in_its_language(html, page, edition, editions)
     except TranslationError:
         raise  # already names the file

@@ -11,8 +11,8 @@ prints the declarations with the installed versions.
 
 - ``guard``: :class:`~.guard.Reach`, the one mechanism, and the two switches
   (speed edits off; the canary's report);
-- ``material_html``: edits of the HTML of Material, MkDocs, mkdocstrings and
-  Python-Markdown in built pages, offline copies and the security policy;
+- ``material_html``: edits of the HTML of Material, MkDocs and mkdocstrings
+  in built pages, offline copies and the security policy;
 - ``material_css``: the palette sheet's switching rule;
 - ``material_bundle`` (with ``stagger.js``): the bundle's staggered start and
   the palette's colour-scheme meta;

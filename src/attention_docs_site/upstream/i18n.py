@@ -29,6 +29,14 @@ NESTED_BUILD = declare(
     "steps must run once, after the last",
     "correctness",
 )
+BUILDING_LANGUAGE = declare(
+    "mkdocs-static-i18n: language being built",
+    "mkdocs-static-i18n",
+    "1.3.1",
+    "reads its plugin's `current_language`",
+    "each page and template is finished in its own edition's words",
+    "correctness",
+)
 _WARNING = "compatible with theme.features = navigation.instant"
 
 
@@ -63,3 +71,14 @@ def nested_language_build(config: MkDocsConfig) -> bool:
         return False
     NESTED_BUILD.require(hasattr(plugin, "building"), "its plugin has no `building`")
     return bool(getattr(plugin, "building", False))
+
+
+def building_language(config: MkDocsConfig) -> str | None:
+    """The language mkdocs-static-i18n is building (None without i18n)."""
+    plugin = config.plugins.get("i18n")
+    if plugin is None:
+        return None
+    BUILDING_LANGUAGE.require(
+        hasattr(plugin, "current_language"), "its plugin has no `current_language`"
+    )
+    return getattr(plugin, "current_language", None)

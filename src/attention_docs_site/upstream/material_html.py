@@ -8,11 +8,9 @@ policy, the offline copies) call these; nothing else edits the theme's markup.
 
 from __future__ import annotations
 
-import html
 import itertools
 import json
 import re
-from collections.abc import Mapping
 
 from attention_docs_site.upstream.guard import declare
 
@@ -100,17 +98,6 @@ _ANNOTATED = re.compile(
     re.DOTALL,
 )
 _MARKER = re.compile(r"\(\d+\)!")
-
-TOOLTIPS = declare(
-    "python-markdown: tooltips in the page's language",
-    "Markdown",
-    "3.11.3",
-    "translates the title of heading permalinks (toc) and footnote back links",
-    "Python-Markdown writes them in English, one setting for every edition",
-    "correctness",
-)
-_PERMALINK = re.compile(r'class="headerlink"')
-_FOOTNOTE_BACK = re.compile(r'class="footnote-backref"')
 
 EDITION_BASE = declare(
     "material: edition's search base",
@@ -253,47 +240,6 @@ def mark_code_annotations(content: str) -> str:
     if not CODE_ANNOTATIONS.active or not _MARKER.search(content):
         return content
     return CODE_ANNOTATIONS.edit(_ANNOTATED, r'\1<ol class="ad-annotations">', content)
-
-
-def translate_tooltips(
-    content: str, words: Mapping[str, str], english: Mapping[str, str]
-) -> str:
-    """Give heading anchors and footnote back links tooltips in the page's language.
-
-    Parameters:
-        content: A page's HTML.
-        words: The page's edition's catalog (``permalink``, ``footnote_back``).
-        english: The reference catalog, whose words Python-Markdown writes.
-
-    Returns:
-        The HTML with those ``title`` attributes in that language.
-    """
-    if words is english:
-        return content
-    permalinks = len(_PERMALINK.findall(content))
-    if permalinks:
-        title = re.compile(re.escape(_title(english["permalink"])))
-        content = TOOLTIPS.edit(
-            title,
-            _title(words["permalink"]).replace("\\", r"\\"),
-            content,
-            count=permalinks,
-        )
-    backs = len(_FOOTNOTE_BACK.findall(content))
-    if backs:
-        before, after = english["footnote_back"].split("{number}")
-        back = re.compile(_title(re.escape(before) + r"(\d+)" + re.escape(after)))
-        content = TOOLTIPS.edit(
-            back,
-            lambda found: _title(words["footnote_back"].format(number=found[1])),
-            content,
-            count=backs,
-        )
-    return content
-
-
-def _title(text: str) -> str:
-    return f'title="{html.escape(text, quote=True)}"'
 
 
 def edition_base(output: str, language: str) -> str:
