@@ -1,4 +1,4 @@
-"""Input checks the numerical modules share, each error naming the problem."""
+"""Input checks the library's modules share, each error naming the problem."""
 
 from __future__ import annotations
 
@@ -38,6 +38,20 @@ def as_vector(name: str, values: object, *, allow_empty: bool = False) -> np.nda
         raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
     if array.size == 0 and not allow_empty:
         raise ValueError(f"{name} must not be empty")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return array
+
+
+def finite_array(name: str, values: object, ndim: int) -> np.ndarray:
+    """``values`` as a finite float array of ``ndim`` dimensions, for a plot.
+
+    Raises:
+        ValueError: Another number of dimensions, NaN or infinite values.
+    """
+    array = np.asarray(values, dtype=float)
+    if array.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {array.shape}")
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} contains NaN or infinite values")
     return array

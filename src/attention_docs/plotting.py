@@ -3,33 +3,24 @@
 Figures are made with ``matplotlib.figure.Figure`` directly, never through
 pyplot, so nothing is registered globally and nothing needs closing. Style is
 set per figure with ``rc_context``, so the caller's rcParams are untouched.
+Heatmaps, images of functions of two inputs and regression panels are drawn
+here; curves against a shared x are in :mod:`.curves` and exported from here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, TypedDict
 
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import (
-    FormatStrFormatter,
-    LogLocator,
-    MaxNLocator,
-    NullLocator,
-)
+from matplotlib.ticker import MaxNLocator
 
-from .style import BLUE, DATA_COLOURS, GREEN, ORANGE, figure_style
+from .checks import finite_array
+from .curves import curves
+from .style import BLUE, GREEN, ORANGE, figure_style
 
-
-class _LineProps(TypedDict, total=False):
-    """Keyword arguments of a line, as :meth:`Axes.plot` and ``axvline`` take them."""
-
-    color: str
-    lw: float
-    alpha: float
-    ls: str
+__all__ = ["heatmaps", "surfaces", "regression_panels", "curves"]
 
 
 def heatmaps(
@@ -109,7 +100,7 @@ def surfaces(
     Returns:
         The figure.
     """
-    grids = _finite("grids", grids, 3)
+    grids = finite_array("grids", grids, 3)
     if grids.shape[1] != grids.shape[2] or 0 in grids.shape:
         raise ValueError(f"grids must have shape (n_panels, n, n), got {grids.shape}")
     if len(titles) != grids.shape[0]:
@@ -157,15 +148,6 @@ def _check_heatmaps(matrices: object, titles: Sequence[str] | None) -> np.ndarra
             f"titles must have one entry per column ({cols}), got {len(titles)}"
         )
     return matrices
-
-
-def _finite(name: str, values: object, ndim: int) -> np.ndarray:
-    array = np.asarray(values, dtype=float)
-    if array.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {array.shape}")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return array
 
 
 def regression_panels(
@@ -238,8 +220,8 @@ def _check_regression(
     row_labels: Sequence[str] | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``x_test`` and ``predictions`` as arrays, once every shape agrees."""
-    x_test = _finite("x_test", x_test, 1)
-    predictions = _finite("predictions", predictions, 3)
+    x_test = finite_array("x_test", x_test, 1)
+    predictions = finite_array("predictions", predictions, 3)
     if predictions.shape[2] != x_test.size or np.shape(y_truth) != x_test.shape:
         raise ValueError(
             f"predictions {predictions.shape} and y_truth {np.shape(y_truth)} "
@@ -300,148 +282,3 @@ def _regression_panel(
         ax.plot(*samples, "o", color=BLUE, alpha=0.5, ms=3, label=names["samples"])
     ax.plot(x_test, y_truth, "-", color=ORANGE, label=names["truth"])
     ax.plot(x_test, prediction, "--", color=GREEN, lw=1.8, label=names["prediction"])
-
-
-def curves(
-    x: np.ndarray,
-    series: Sequence[tuple[str, np.ndarray]],
-    *,
-    xlabel: str,
-    ylabel: str,
-    marks: Sequence[tuple[float, str]] = (),
-    paths: Sequence[tuple[str, np.ndarray, np.ndarray]] = (),
-    styles: Sequence[str] = (),
-    colours: Sequence[str] = (),
-    log_x: bool = False,
-    log_y: bool = False,
-    xticks: Sequence[float] = (),
-    lang: str = "en",
-    size: tuple[float, float] = (4.8, 3.0),
-) -> Figure:
-    """Plot one or more curves against a shared x, with labelled vertical marks.
-
-    Parameters:
-        x: Shared x values, shape (n,).
-        series: ``(label, y)`` pairs, each y of shape (n,).
-        xlabel: Label of the x axis.
-        ylabel: Label of the y axis.
-        marks: ``(x, label)`` pairs drawn as dotted vertical lines.
-        paths: ``(label, x, y)`` triples drawn as points joined by thin lines,
-            each with its own x, e.g. the iterates of an optimiser; points 0, 1
-            and the last carry their index, once where paths share a point
-            and its index (a common start), in ink.
-        styles: Matplotlib line styles of the series, in order (e.g. ``":"``
-            for a reference line); series beyond them are solid.
-        log_x: Use a logarithmic x axis.
-        log_y: Use a logarithmic y axis.
-        xticks: Positions of labelled x ticks, instead of the automatic ones.
-        lang: Language of the text, which decides the fonts.
-        size: Figure width and height, in inches.
-
-    Returns:
-        The figure.
-    """
-    x = _finite("x", x, 1)
-    if not series:
-        raise ValueError("series must hold at least one (label, y) pair")
-    with figure_style(lang):
-        fig = Figure(figsize=size, layout="constrained")
-        ax = fig.subplots()
-        for index, (label, y) in enumerate(series):
-            y = _finite(f"series {label!r}", y, 1)
-            if y.shape != x.shape:
-                raise ValueError(f"series {label!r} has shape {y.shape}, x {x.shape}")
-            style = styles[index] if index < len(styles) else "-"
-            props: _LineProps = (
-                {"color": colours[index]} if index < len(colours) else {}
-            )
-            ax.plot(x, y, style, label=label, **props)
-        numbers: list[_StepNumber] = []
-        for index, (label, path_x, path_y) in enumerate(paths):
-            colour = DATA_COLOURS[(index + 1) % len(DATA_COLOURS)]
-            numbers += _draw_path(ax, label, path_x, path_y, colour)
-        _number_steps(ax, numbers)
-        _draw_marks(ax, marks)
-        ax.set(xlabel=xlabel, ylabel=ylabel)
-        _set_scales(ax, log_x=log_x, log_y=log_y, xticks=xticks)
-        if len(series) + len(marks) + len(paths) > 1:
-            ax.legend(fontsize=7, framealpha=0.9, edgecolor="none")
-    return fig
-
-
-def _draw_marks(ax: Axes, marks: Sequence[tuple[float, str]]) -> None:
-    """Vertical marks: the first wide and light, the others thin and dark.
-
-    So marks that coincide stay visible.
-    """
-    styles: list[_LineProps] = [
-        {"color": ORANGE, "lw": 4, "alpha": 0.45, "ls": "solid"}
-    ]
-    styles += [{"color": "0.15", "lw": 1.2, "ls": ls} for ls in ("--", "-.", ":")]
-    for index, (position, label) in enumerate(marks):
-        ax.axvline(position, label=label, **styles[min(index, 3)])
-
-
-def _set_scales(ax: Axes, *, log_x: bool, log_y: bool, xticks: Sequence[float]) -> None:
-    """Logarithmic axes and labelled x ticks, as :func:`curves` was asked."""
-    if log_x:
-        ax.set_xscale("log")
-        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-        ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
-        ax.xaxis.set_minor_locator(NullLocator())
-    if log_y:
-        ax.set_yscale("log")
-    if xticks:
-        ax.set_xticks(xticks, [f"{tick:g}" for tick in xticks])
-        ax.xaxis.set_minor_locator(NullLocator())
-
-
-class _StepNumber(NamedTuple):
-    """A path's step to number: its index, its point, and its path's colour."""
-
-    step: int
-    x: float
-    y: float
-    colour: str
-    below: bool  # written under the point rather than above it
-
-
-def _draw_path(
-    ax: Axes, label: str, x: np.ndarray, y: np.ndarray, color: str
-) -> list[_StepNumber]:
-    """Points joined by a thin line; returns the steps to number (0, 1, last)."""
-    x = _finite(f"path {label!r} x", x, 1)
-    y = _finite(f"path {label!r} y", y, 1)
-    if x.shape != y.shape or x.size == 0:
-        raise ValueError(f"path {label!r} has x {x.shape} and y {y.shape}")
-    ax.plot(x, y, "o-", color=color, lw=0.8, ms=3.5, label=label)
-    numbers = []
-    for step in sorted({0, min(1, x.size - 1), x.size - 1}):
-        below = step == x.size - 1 and step > 1  # the last step sits under the rest
-        numbers.append(_StepNumber(step, float(x[step]), float(y[step]), color, below))
-    return numbers
-
-
-def _number_steps(ax: Axes, numbers: list[_StepNumber]) -> None:
-    """Write each step's number by its point, in its path's colour.
-
-    A number that several paths have at the same point (a common start) is
-    written once, in ink: twice, in two colours, the copies overlapped.
-    """
-    for index, number in enumerate(numbers):
-        same = [
-            other
-            for other, candidate in enumerate(numbers)
-            if candidate.step == number.step
-            and np.allclose((candidate.x, candidate.y), (number.x, number.y))
-        ]
-        if same[0] != index:
-            continue  # written with the first
-        ax.annotate(
-            str(number.step),
-            (number.x, number.y),
-            xytext=(3, -9 if number.below else 3),
-            textcoords="offset points",
-            fontsize=7,
-            color=number.colour if len(same) == 1 else "0.15",
-        )

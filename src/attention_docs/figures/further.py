@@ -21,12 +21,12 @@ from ..scores import pooling_gradient
 from ..smoothers import class_probabilities, kernel_density, local_linear
 from ..style import DATA_COLOURS
 from ..svg import Drawing
-from .experiments import (
+from .dataset import chapter_data
+from .further_experiments import (
     BOUNDARY_BANDWIDTH,
     DENSITY_BANDWIDTHS,
     RATE_SIZES,
     boundary_comparison,
-    chapter_data,
     classification_fit,
     rate_by_dimension,
     width_selection,
