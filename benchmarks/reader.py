@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
 from helpers import CHAPTERS, LANGS, NOTEBOOK_PAGES, SITE_PATH  # noqa: E402
+from targets import met  # noqa: E402
 
 from attention_docs_site.site.book.static_server import serve_site  # noqa: E402
 
@@ -123,11 +124,8 @@ def medians(runs: list[dict[str, float]]) -> dict[str, float]:
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
-def met(condition: bool) -> str:
-    return "met" if condition else "NOT met"
-
-
-def main() -> None:
+def arguments() -> argparse.Namespace:
+    """The command line's arguments."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--plain", action="store_true", help="serve without gzip (an offline copy)"
@@ -156,13 +154,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.runs < 1:
         parser.error(f"--runs must be 1 or more, not {args.runs}")
-    if shutil.which("npx") is None:
-        raise SystemExit("reader.py needs Node's npx on the PATH (Node 20)")
-    pages = args.pages or [
-        folder + page + "/"
-        for folder in LANGS.values()
-        for page in [*CHAPTERS, *NOTEBOOK_PAGES]
-    ]
+    return args
+
+
+def measure(
+    args: argparse.Namespace, pages: list[str]
+) -> tuple[dict[str, list[dict[str, float]]], int]:
+    """Each page's Lighthouse runs, the bare page's first, and the math font's bytes."""
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         print("building the site and the bare page ...", file=sys.stderr)
@@ -187,7 +185,11 @@ def main() -> None:
                     runs.setdefault(name, []).append(
                         lighthouse(url, work / "report.json")
                     )
-    rows = {name: medians(figures) for name, figures in runs.items()}
+    return runs, font
+
+
+def report_table(rows: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
+    """Print each page's medians, its first paint against the bare page's."""
     base = rows["bare Material page"]["fcp"]
     served = "without compression" if args.plain else "with gzip"
     count = "one run" if args.runs == 1 else f"medians of {args.runs} runs"
@@ -202,6 +204,11 @@ def main() -> None:
             f"{row['tbt']:7.0f} {row['cls']:6.3f} {row['kib']:6.0f} "
             f"{row['fcp'] / base:8.2f}"
         )
+
+
+def report_targets(rows: dict[str, dict[str, float]], font: int) -> None:
+    """Print the other scores' lowest and each target, met or not."""
+    base = rows["bare Material page"]["fcp"]
     ours = {name: row for name, row in rows.items() if name != "bare Material page"}
     others = ("accessibility", "best practices", "seo")
     lowest = {key: min(row[key] for row in ours.values()) for key in others}
@@ -224,6 +231,21 @@ def main() -> None:
         f"({met(blocking < 100)})"
     )
     print(f"target: math font <= 16 KiB: {font} bytes ({met(font <= 16 * 1024)})")
+
+
+def main() -> None:
+    args = arguments()
+    if shutil.which("npx") is None:
+        raise SystemExit("reader.py needs Node's npx on the PATH (Node 20)")
+    pages = args.pages or [
+        folder + page + "/"
+        for folder in LANGS.values()
+        for page in [*CHAPTERS, *NOTEBOOK_PAGES]
+    ]
+    runs, font = measure(args, pages)
+    rows = {name: medians(figures) for name, figures in runs.items()}
+    report_table(rows, args)
+    report_targets(rows, font)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -18,6 +19,8 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from targets import met
 
 WAIT = 600  # seconds, for any one rebuild
 CACHE_LINE = re.compile(r"attention_docs cache \(on\): (\d+) hits, (\d+) misses")
@@ -178,3 +181,32 @@ def serve_scenarios(
     finally:
         server.stop()
     return times
+
+
+def report_serve(times: dict[str, list[tuple[float, int]]], once: float) -> None:
+    """Print the serve scenarios against the no-change rebuild, with targets."""
+    print("\nmkdocs serve: from saving a file to the rebuilt page (seconds)\n")
+    print(f"{'scenario':<40} {'median':>7} {'/ none':>7} {'re-run':>7}   runs")
+    base = statistics.median(t for t, _ in times["no change (file saved as it is)"])
+    medians = {}
+    for name, values in times.items():
+        medians[name] = statistics.median(t for t, _ in values)
+        runs = ", ".join(f"{t:.1f}" for t, _ in values)
+        reruns = statistics.median(m for _, m in values)
+        print(
+            f"{name:<40} {medians[name]:7.2f} {medians[name] / base:7.2f} "
+            f"{reruns:7.0f}   {runs}"
+        )
+    prose = medians["prose edit"]
+    function = medians["one figure's function (kernel_shapes)"]
+    label = medians["a label table entry"]
+    print(f"target: prose edit <= 1.5 s: {prose:.2f} s ({met(prose <= 1.5)})")
+    print(
+        f"target: one figure's function <= 3 s: {function:.2f} s ({met(function <= 3)})"
+    )
+    limit = 1.2 * (base + once)
+    print(
+        f"target: label-table edit <= 1.2 x (no change + every block's code once) "
+        f"= 1.2 x ({base:.2f} + {once:.2f}) = {limit:.2f} s: {label:.2f} s "
+        f"({met(label <= limit)})"
+    )
