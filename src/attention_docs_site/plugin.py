@@ -58,6 +58,7 @@ from attention_docs_site.upstream.i18n import (
     building_language,
     nested_language_build,
 )
+from attention_docs_site.upstream.material_html import template_edit
 from attention_docs_site.upstream.watchdog import poll_every
 from attention_docs_site.wheel import Wheel, library_wheel
 
@@ -134,8 +135,9 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
-        """Keep the theme's compiled templates between editions and builds."""
+        """Keep compiled templates between builds; the ``upstream`` filter."""
         env.bytecode_cache = render_cache.BYTECODE
+        env.filters["upstream"] = template_edit
         return env
 
     def on_page_markdown(

@@ -523,3 +523,23 @@ def test_the_api_style_sheet_stays_only_where_there_are_api_entries():
     twice = chapter.replace(link, link * 2)
     assert drop_api_style_sheet(twice) == "<head></head><p>prose</p>"
     assert drop_api_style_sheet(api.replace(link, link * 2)) == api
+
+
+def test_the_scripts_block_is_deferred_and_the_explorables_fetched_late():
+    from attention_docs_site.upstream import guard
+    from attention_docs_site.upstream.material_html import template_edit
+
+    block = (
+        '<script src="../assets/javascripts/bundle.a5f9d56c.min.js"></script>\n'
+        '<script src="../assets/explorables.js" type="module"></script>'
+    )
+    edited = template_edit(block, "script tags")
+    assert 'bundle.a5f9d56c.min.js" defer></script>' in edited
+    assert 'explorables.js" type="module" fetchpriority="low"></script>' in edited
+    guard.start_build(speed_edits=False)
+    try:
+        assert template_edit(block, "script tags") == block  # both are for speed
+    finally:
+        guard.start_build(speed_edits=True)
+    with pytest.raises(ThemeMarkupChanged, match="scripts deferred"):
+        template_edit('<script src="bundle.js"></script>', "script tags")
