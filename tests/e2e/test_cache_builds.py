@@ -102,3 +102,42 @@ def test_cache_in_real_builds(tmp_path, warm_cache):
     assert (hits, misses) == (0, cold)
     html = (site / "queries-keys-values" / "index.html").read_text()
     assert ">Key set</text>" in html  # the heatmaps' axis label
+
+
+def render_cache_line(result):
+    """The render cache's (hits, misses), summed over the editions."""
+    log = result.stdout + result.stderr
+    found = re.findall(r"attention_docs render cache: (\d+) hits, (\d+) misses", log)
+    assert found, log
+    return tuple(sum(int(counts[i]) for counts in found) for i in range(2))
+
+
+def test_a_changed_mkdocstrings_option_renders_the_api_page_anew(tmp_path, warm_cache):
+    """The API entries are keyed on the handler's options in mkdocs.yml (#43).
+
+    The warm cache holds the API page as the real site shows it (no function's
+    code); with ``show_source: true`` the page must show the code.
+    """
+    project = copy_site(tmp_path / "project")
+    site = tmp_path / "site"
+
+    def build():
+        result = mkdocs_build(
+            project, site, notebooks=False, library=project / "src", cache=warm_cache
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result
+
+    def sources(page):
+        html = (site / page / "index.html").read_text()
+        return html.count('class="mkdocstrings-source"')
+
+    hits, _ = render_cache_line(build())
+    assert hits > 0
+    assert sources("api") == sources("zh/api") == 0
+    config = project / "mkdocs.yml"
+    text = config.read_text()
+    assert text.count("show_source: false") == 1
+    config.write_text(text.replace("show_source: false", "show_source: true"))
+    build()
+    assert sources("api") == sources("zh/api") > 50  # every function's code

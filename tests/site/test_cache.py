@@ -292,3 +292,72 @@ def test_library_edit_drops_the_library_modules_for_reimport(tmp_path):
         assert cache.start_build() is False  # and only once per edit
     finally:
         sys.modules.update(saved)
+
+
+def test_the_key_holds_every_package_that_shapes_a_notebook():
+    """By distribution: IPython formats results, nbformat writes the download."""
+    import importlib.metadata
+
+    providers = importlib.metadata.packages_distributions()
+    for module in ("IPython", "nbformat", "nbconvert", "jupytext", "mkdocs_jupyter"):
+        assert set(providers[module]) & set(TRACKED_PACKAGES), module
+
+
+def test_notebook_converter_is_keyed_on_jupyter_s_settings(
+    tmp_path, cache, monkeypatch
+):
+    """mkdocs-jupyter renders with the nbconvert settings in Jupyter's folders."""
+    settings = tmp_path / "jupyter"
+    settings.mkdir()
+    monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(settings))
+    calls = []
+
+    def nb2html(path, **options):
+        calls.append(path)
+        return "<div></div>"
+
+    convert = CachedConverter(nb2html, cache, execute=False)
+    notebook = tmp_path / "nb.md"
+    notebook.write_text(NOTEBOOK.format(word="one"))
+    convert(str(notebook))
+    convert(str(notebook))
+    assert len(calls) == 1
+    hide = {"HTMLExporter": {"exclude_input": True}}
+    (settings / "jupyter_nbconvert_config.json").write_text(json.dumps(hide))
+    convert(str(notebook))
+    assert len(calls) == 2
+    (settings / "jupyter_config.py").write_text("c.HTMLExporter.theme = 'dark'\n")
+    convert(str(notebook))
+    assert len(calls) == 3
+
+
+LIBRARY_MODULE = '''"""A module."""
+
+
+def gaussian_scores(x):
+    """Scores."""
+    return x
+'''
+
+
+def test_the_library_names_check_reads_an_edit_that_keeps_size_and_time(
+    tmp_path, monkeypatch
+):
+    """A quick edit can keep a file's size and its time stamp's tick."""
+    from attention_docs_site.markdown import code_names
+
+    package = tmp_path / "attention_docs"
+    package.mkdir()
+    (package / "__init__.py").write_text('"""The library."""\n')
+    module = package / "scores.py"
+    module.write_text(LIBRARY_MODULE)
+    monkeypatch.setattr(code_names, "library_folder", lambda: package)
+    page = "`scores.gaussian_scores` and `scores.gaussian_scorez`"
+    with pytest.raises(code_names.UnknownLibraryName, match="gaussian_scorez"):
+        code_names.check_code_names(page, "docs/page.md")
+    stamp = module.stat()
+    module.write_text(LIBRARY_MODULE.replace("scores(", "scorez("))
+    os.utime(module, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert module.stat().st_size == stamp.st_size
+    with pytest.raises(code_names.UnknownLibraryName, match="gaussian_scores`"):
+        code_names.check_code_names(page, "docs/page.md")

@@ -8,8 +8,11 @@ besides the teaching library:
 - the page language and the block options;
 - the versions of Python and of every installed package that shapes the output
   (the code's: numpy, matplotlib, torch; the HTML's: Markdown, its extensions,
-  markdown-exec, mkdocs-jupyter, jupytext, nbconvert, Pygments);
-- the site's Markdown configuration (``markdown_extensions`` in ``mkdocs.yml``).
+  markdown-exec, mkdocs-jupyter, jupytext, nbconvert, Pygments; a notebook's
+  outputs and download: IPython, nbformat);
+- the site's Markdown configuration (``markdown_extensions`` in ``mkdocs.yml``);
+- for a notebook, mkdocs-jupyter's options and the Jupyter settings files its
+  converter reads (:func:`.notebooks.jupyter_settings`).
 
 So an upgrade or a configuration change misses every entry, and nothing made
 by the old one is served.
@@ -29,6 +32,7 @@ its checksum is deleted and recomputed, never served.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import importlib.metadata
@@ -56,11 +60,13 @@ LIBRARY_NAME = "attention_docs"
 # The installed distributions whose version can change a cached output's HTML.
 TRACKED_PACKAGES = (
     "Markdown",
+    "ipython",  # runs the notebooks and formats their results
     "jupytext",
     "markdown-exec",
     "matplotlib",
     "mkdocs-jupyter",
     "nbconvert",
+    "nbformat",  # writes the executed notebook, the page's download
     "numpy",
     "Pygments",
     "pymdown-extensions",
@@ -114,9 +120,11 @@ def environment() -> dict[str, str]:
 def stable_config(value: object) -> object:
     """A configuration as JSON data that is the same in every process.
 
-    Mappings, sequences and sets become dicts and lists (sets sorted); functions
-    and classes their qualified names; a ``functools.partial`` its function
-    and arguments; any other object its ``repr`` without memory addresses.
+    Mappings, sequences and sets become dicts and lists (sets sorted); a
+    dataclass instance its class and every field (such as mkdocstrings'
+    options); functions and classes their qualified names; a
+    ``functools.partial`` its function and arguments; any other object its
+    ``repr`` without memory addresses.
 
     Parameters:
         value: A configuration, such as MkDocs' ``mdx_configs``.
@@ -134,6 +142,14 @@ def stable_config(value: object) -> object:
     if isinstance(value, set | frozenset):
         items = [stable_config(item) for item in value]
         return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            "dataclass": stable_config(type(value)),
+            "fields": {
+                field.name: stable_config(getattr(value, field.name))
+                for field in dataclasses.fields(value)
+            },
+        }
     if isinstance(value, functools.partial):
         return {
             "partial": stable_config(value.func),

@@ -69,6 +69,9 @@ class CachedFence:
         if not self.execute:
             state.add(source, names, needs, frozenset(), ran=False)
             return NOT_EXECUTED
+        # Left out: css_class and SuperFences' kwargs (classes, id, attributes),
+        # which markdown-exec's formatter ignores; the Markdown configuration
+        # and the versions are in every key (ExecCache.key).
         parts = {
             "language": language,
             "session": name,

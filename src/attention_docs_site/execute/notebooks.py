@@ -9,6 +9,7 @@ is the notebook as this build ran it, with links that work outside the site.
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import os
 import re
@@ -57,12 +58,51 @@ class CachedConverter:
             f"notebook {nb_path}",
             lambda: (run_notebook(self.nb2html, nb_path, options), True),  # raises
             source=source,
-            name=Path(nb_path).name,
-            options=options,
+            name=Path(nb_path).name,  # its suffix says how jupytext reads it
+            options=options,  # mkdocs-jupyter's, as it hands them over
+            jupyter=jupyter_settings(),
             form="html+ipynb",
         ).value
         self.executed[str(Path(nb_path).resolve())] = entry["ipynb"]
         return entry["html"]
+
+
+# The settings files a Jupyter application reads, in each settings folder.
+_JUPYTER_FILES = (
+    "jupyter_config.json",
+    "jupyter_config.py",
+    "jupyter_nbconvert_config.json",
+    "jupyter_nbconvert_config.py",
+)
+
+
+def jupyter_settings() -> list[list[str]]:
+    """The Jupyter settings files mkdocs-jupyter's converter reads, with digests.
+
+    mkdocs-jupyter makes its converter from an ``NbConvertApp`` that loads
+    ``jupyter_config`` and ``jupyter_nbconvert_config`` (``.json``, ``.py``)
+    from Jupyter's settings folders (``jupyter --paths``: the user's, the
+    environment's, the system's), as Jupyter's own applications find them.
+    What they set (an exporter's options, preprocessors) shapes the notebook
+    pages and their tables of contents. Each file is named by its folder's
+    place in that list, so that the key is the same on every machine.
+
+    Returns:
+        ``[place, file name, sha256]`` of each file found, in reading order.
+    """
+    from jupyter_core.paths import jupyter_config_dir, jupyter_config_path
+
+    folders = jupyter_config_path()
+    if jupyter_config_dir() not in folders:  # as JupyterApp.config_file_paths
+        folders.insert(0, jupyter_config_dir())
+    found = []
+    for place, folder in enumerate(folders):
+        for name in _JUPYTER_FILES:
+            path = Path(folder) / name
+            if path.is_file():
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                found.append([str(place), name, digest])
+    return found
 
 
 @functools.cache
@@ -76,7 +116,10 @@ def quicken_mkdocs_jupyter() -> None:
       while the file's size and time are unchanged.
     - A notebook page's table of contents: mkdocs-jupyter converts the
       notebook to Markdown on every build to find its headings; they come
-      from the render cache, keyed on the notebook's text.
+      from the render cache, keyed on the notebook's text and format (its
+      suffix), the depth asked for and the Jupyter settings files
+      (:func:`jupyter_settings`). It finds them with a Markdown of its own
+      (``toc`` alone), not the site's.
 
     Raises:
         RenderCacheUnsupported: mkdocs-jupyter has changed shape.
@@ -109,7 +152,9 @@ def quicken_mkdocs_jupyter() -> None:
             lambda: list(toc(fpath, toc_depth)),
             lambda found: isinstance(found, list) and len(found) == 2,
             source=Path(fpath).read_text(encoding="utf-8"),
+            form=Path(fpath).suffix,  # jupytext reads .md and .py differently
             toc_depth=toc_depth,
+            jupyter=jupyter_settings(),
         )
         return tokens, title
 

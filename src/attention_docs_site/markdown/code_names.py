@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,11 +120,19 @@ def _origin(node: ast.ImportFrom, name: str, package: bool) -> str | None:
     return dotted or LIBRARY
 
 
-@functools.cache
-def _index(stamp: tuple[tuple[str, int, int], ...]) -> dict[str, _Module]:
+# A file's time stamp moves in ticks (a few milliseconds here, two seconds on
+# some file systems), so two edits within one tick can leave its size and
+# stamp unchanged: a file changed this recently is also told apart by its bytes.
+_RECENT_NS = 2_000_000_000
+
+
+@functools.lru_cache(maxsize=8)
+def _index(
+    stamp: tuple[tuple[str, int, int, str | None], ...],
+) -> dict[str, _Module]:
     """Every module of the library by short name, for one state of its files."""
     modules = {}
-    for file, _, _ in stamp:
+    for file, *_ in stamp:
         path = Path(file)
         relative = path.relative_to(library_folder()).with_suffix("")
         parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
@@ -136,11 +146,17 @@ def library_modules() -> dict[str, _Module]:
 
     Read from the source, not imported, so that checking a page costs no
     import of torch or matplotlib. Read anew whenever a file of the library
-    changes (under ``mkdocs serve``, between two rebuilds).
+    changes (under ``mkdocs serve``, between two rebuilds): its path, size or
+    time stamp, or, for a file changed in the last two seconds, its bytes.
     """
-    files = sorted(library_folder().rglob("*.py"))
-    stamp = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
-    return _index(stamp)
+    now = time.time_ns()
+    stamp = []
+    for file in sorted(library_folder().rglob("*.py")):
+        info = file.stat()
+        recent = now - info.st_mtime_ns < _RECENT_NS
+        digest = hashlib.sha256(file.read_bytes()).hexdigest() if recent else None
+        stamp.append((str(file), info.st_mtime_ns, info.st_size, digest))
+    return _index(tuple(stamp))
 
 
 def definition(short: str, name: str) -> tuple[str, str] | None:

@@ -175,9 +175,11 @@ def subset_site_font(site: Path, sources: Mapping[str, str]) -> tuple[int, int, 
             lambda value: isinstance(value, str),
             font=hashlib.sha256(font).hexdigest(),
             characters="".join(sorted(found)),
-            # How it is cut: this module's code and fontTools' version.
+            # How it is cut: this module's code and fontTools' version, and
+            # Brotli's, which compresses the WOFF2.
             code=hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
             fonttools=package_version("fonttools"),
+            brotli=package_version("Brotli"),
         )
     except MissingMathGlyph:
         from fontTools.ttLib import TTFont
