@@ -361,3 +361,19 @@ def test_the_library_names_check_reads_an_edit_that_keeps_size_and_time(
     assert module.stat().st_size == stamp.st_size
     with pytest.raises(code_names.UnknownLibraryName, match="gaussian_scores`"):
         code_names.check_code_names(page, "docs/page.md")
+
+
+def test_an_edited_data_file_of_the_library_misses(cache):
+    """Such as the CJK font the figures are laid out with (font_files/)."""
+    font = cache.library / "font_files" / "figures.otf"
+    font.parent.mkdir()
+    font.write_bytes(b"glyphs")
+    (cache.library / "README.md").write_text("Notes for readers.\n")
+    cache.start_build()
+    assert run(cache, "old") == ("old", False)
+    (cache.library / "README.md").write_text("Notes, edited.\n")  # read by no code
+    cache.start_build()
+    assert run(cache, "new") == ("old", True)
+    font.write_bytes(b"other glyphs")
+    cache.start_build()
+    assert run(cache, "new") == ("new", False)

@@ -11,6 +11,8 @@ besides the teaching library:
   markdown-exec, mkdocs-jupyter, jupytext, nbconvert, Pygments; a notebook's
   outputs and download: IPython, nbformat);
 - the site's Markdown configuration (``markdown_extensions`` in ``mkdocs.yml``);
+- the library's files that are not Python, such as the font its figures are
+  laid out with (:func:`library_data_fingerprint`);
 - for a notebook, mkdocs-jupyter's options and the Jupyter settings files its
   converter reads (:func:`.notebooks.jupyter_settings`).
 
@@ -99,6 +101,28 @@ def library_fingerprint(root: Path | None = None) -> str:
         digest.update(b"\0")
         digest.update(path.read_bytes())
         digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def library_data_fingerprint(root: Path | None = None) -> str:
+    """Hash of the library's files other than its Python source, by path and content.
+
+    Such as the CJK font its figures are laid out with (``font_files/``): the
+    library reads them as it runs, and :mod:`.library_reach` records only the
+    Python it runs. Left out: bytecode, and Markdown files (the library's
+    notes for its readers, which no code reads). Under ``mkdocs serve``,
+    matplotlib keeps a font it has loaded until the server restarts.
+
+    Parameters:
+        root: The package folder; the installed ``attention_docs`` by default.
+    """
+    root = root or library_folder()
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        skipped = path.suffix in {".py", ".pyc", ".md"} or "__pycache__" in path.parts
+        if path.is_file() and not skipped:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -210,6 +234,7 @@ class ExecCache:
         # What every key holds besides its parts; start_build() reads them again.
         self.environment = environment()
         self.markdown: object = None  # the site's Markdown configuration
+        self.data = library_data_fingerprint(library)
         self.fingerprint = library_fingerprint(library)
         self.source = LibrarySource(library or library_folder())
         self.recorder = Recorder(self.source)
@@ -220,7 +245,7 @@ class ExecCache:
         Parameters:
             kind: ``"block"`` or ``"notebook"``.
             **parts: What the output depends on besides the library, the
-                versions and the Markdown configuration.
+                versions, the Markdown configuration and the library's data.
 
         Returns:
             A hex digest.
@@ -230,6 +255,7 @@ class ExecCache:
             "parts": parts,
             "environment": self.environment,
             "markdown": self.markdown,
+            "library_data": self.data,
         }
         encoded = json.dumps(stable_config(material), sort_keys=True).encode()
         return hashlib.sha256(encoded).hexdigest()
@@ -335,8 +361,9 @@ class ExecCache:
         dropped from ``sys.modules`` so that pages import them anew. The build
         machinery is another package and keeps its modules.
 
-        The versions of the packages in the key are read again, and the site's
-        Markdown configuration is taken for the build's keys.
+        The versions of the packages and the library's data files in the key
+        are read again, and the site's Markdown configuration is taken for the
+        build's keys.
 
         Parameters:
             markdown_extensions: MkDocs' ``config.markdown_extensions``.
@@ -347,6 +374,7 @@ class ExecCache:
         """
         self.stats.reset()
         self.environment = environment()
+        self.data = library_data_fingerprint(self.library)
         self.markdown = stable_config(
             {"extensions": markdown_extensions, "configs": mdx_configs}
         )
