@@ -52,8 +52,7 @@ LINT = (
 )
 LOCK = "requirements/constraints.txt"
 # The folders whose modules and functions are held to the sizes below.
-# TODO(#43): add "src/attention_docs_site" once the plugin's regrouping is done.
-SIZED = ("src/attention_docs", "benchmarks", "scripts")
+SIZED = ("src/attention_docs", "src/attention_docs_site", "benchmarks", "scripts")
 EVERYTHING = ("src", "benchmarks", "scripts")  # what --sizes checks by default
 MAX_MODULE_LINES = 350
 MAX_FUNCTION_LINES = 50  # from its def to its last line, its docstring left out

@@ -21,9 +21,10 @@ E2E = Path(__file__).resolve().parent / "e2e"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the end-to-end tier slow, and order the run for two workers.
 
-    One test that reads the real site comes first, then the end-to-end tests
-    that make their own builds, then the rest of those that read the real
-    site, then the quick tiers. With ``--maxschedchunk=1`` pytest-xdist hands
+    One test that reads the real site comes first, then the slow tests (the
+    end-to-end tests that make their own builds, and the few unit tests that
+    compute for minutes), then the rest of those that read the real site,
+    then the quick tiers. With ``--maxschedchunk=1`` pytest-xdist hands
     out tests two at a time as workers free up: one worker builds the real
     site while the other starts on its own builds, and no worker is left
     holding a queue of long builds while the other idles at the end.
@@ -32,7 +33,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def tier(item: pytest.Item) -> int:
         if {"built_site", "site_build"} & set(getattr(item, "fixturenames", ())):
             return 1
-        return 0 if item.path.is_relative_to(E2E) else 2
+        return 0 if item.get_closest_marker("slow") else 2
 
     for item in items:
         if item.path.is_relative_to(E2E):

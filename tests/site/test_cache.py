@@ -11,10 +11,10 @@ from pymdownx.slugs import slugify
 
 import attention_docs
 import attention_docs_site
-from attention_docs_site.execute import cache as exec_cache
-from attention_docs_site.execute.cache import (
+from attention_docs_site.execute import fingerprints as exec_cache
+from attention_docs_site.execute.cache import ExecCache
+from attention_docs_site.execute.fingerprints import (
     TRACKED_PACKAGES,
-    ExecCache,
     environment,
     library_fingerprint,
     library_folder,

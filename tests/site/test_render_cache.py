@@ -10,9 +10,7 @@ import pytest
 from attention_docs_site.execute import render_cache
 from attention_docs_site.execute.cache import ExecCache
 from attention_docs_site.execute.render_cache import (
-    RenderCacheUnsupported,
     TemplateBytecode,
-    checked,
     lookup,
 )
 
@@ -95,17 +93,6 @@ def test_with_the_cache_off_every_value_is_computed(build_cache, tmp_path):
     assert not (build_cache.folder / "jinja").exists()
 
 
-def test_a_wrapped_function_that_changed_shape_is_named():
-    class Theirs:
-        def render(self, page, extra): ...
-
-    assert checked(Theirs, "render", ["self", "page", "extra"]) is Theirs.render
-    with pytest.raises(RenderCacheUnsupported, match=r"Theirs\.render changed"):
-        checked(Theirs, "render", ["self", "page"])
-    with pytest.raises(RenderCacheUnsupported, match=r"Theirs\.gone changed"):
-        checked(Theirs, "gone", ["self"])
-
-
 def test_the_wrapped_packages_have_the_shape_the_caches_expect():
     """The installed mkdocstrings, Material and mkdocs-jupyter (pinned by the lock)."""
     from attention_docs_site.execute.notebooks import quicken_mkdocs_jupyter
@@ -172,7 +159,7 @@ class Model:
     ],
 )
 def test_the_api_entries_key_on_what_the_api_page_shows(tmp_path, old, new, shown):
-    from attention_docs_site.execute.render_cache import interface_fingerprint
+    from attention_docs_site.execute.render_keys import interface_fingerprint
 
     module = tmp_path / "lib" / "mod.py"
     module.parent.mkdir()

@@ -109,13 +109,103 @@ def test_no_module_outside_upstream_replaces_a_dependency_s_attribute():
     import attention_docs_site
 
     package = Path(attention_docs_site.__file__).parent
-    # module.Class.attribute = ..., but not a plugin's public config option
-    patch = re.compile(r"^\s*(?!self\.)\w+\.(?!config\.)\w+\.\w+ = ", re.M)
+    # module.Class.attribute = ..., but not a configuration's value (a plugin's
+    # options, IPython's traitlets Config)
+    patch = re.compile(
+        r"^\s*(?!self\.|config\.)\w+\.(?!config\.)\w+\.\w+ = ", re.M
+    )
     offenders = [
         path.name
         for path in package.rglob("*.py")
-        # execute/render_cache.py and notebooks.py: their wrappers move next
-        if "upstream" not in path.parts and "execute" not in path.parts
+        if "upstream" not in path.parts
         if patch.search(path.read_text("utf-8"))
     ]
     assert offenders == []
+
+
+def _private_reaches(source: str) -> list[str]:
+    """Private names of other packages that a module imports or reads."""
+    import ast
+    import sys
+
+    tree = ast.parse(source)
+    external: set[str] = set()  # names bound to another package's objects
+    found = []
+
+    def private(name: str) -> bool:
+        return any(
+            p.startswith("_") and not p.startswith("__") for p in name.split(".")
+        )
+
+    def ours(module: str) -> bool:
+        top = module.split(".")[0]
+        return top.startswith("attention_docs") or top in sys.stdlib_module_names
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if not ours(alias.name):
+                    external.add((alias.asname or alias.name).split(".")[0])
+                    if private(alias.name):
+                        found.append(f"import {alias.name}")
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            module = node.module or ""
+            if ours(module):
+                continue
+            for alias in node.names:
+                external.add(alias.asname or alias.name)
+                if private(module) or private(alias.name):
+                    found.append(f"from {module} import {alias.name}")
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in external
+            and private(node.attr)
+        ):
+            found.append(f"{node.value.id}.{node.attr}")
+    return found
+
+
+def test_the_private_name_check_finds_imports_and_reads():
+    source = (
+        "import a._b\nfrom c import _d\nfrom e._f import g\n"
+        "import h\nh._i = 1\nfrom attention_docs import _ours\n"
+    )
+    assert _private_reaches(source) == [
+        "import a._b",
+        "from c import _d",
+        "from e._f import g",
+        "h._i",
+    ]
+
+
+def test_nothing_outside_upstream_touches_a_dependency_s_private_names():
+    from pathlib import Path
+
+    import attention_docs_site
+
+    package = Path(attention_docs_site.__file__).parent
+    found = {
+        path.relative_to(package).as_posix(): reaches
+        for path in sorted(package.rglob("*.py"))
+        if "upstream" not in path.parts
+        if (reaches := _private_reaches(path.read_text("utf-8")))
+    }
+    assert found == {}
+
+
+def test_the_registry_holds_every_module_that_declares_a_reach():
+    from pathlib import Path
+
+    from attention_docs_site.upstream import registry
+
+    folder = Path(registry.__file__).parent
+    declaring = {
+        path.stem
+        for path in folder.glob("*.py")
+        if path.stem != "guard" and "declare(" in path.read_text("utf-8")
+    }
+    assert declaring == {
+        module.__name__.rsplit(".", 1)[1] for module in registry.MODULES
+    }

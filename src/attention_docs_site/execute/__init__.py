@@ -7,11 +7,14 @@ the execution cache while nothing they depend on changed.
 
 - ``setup``: one build's cache, fence and converter, and the cache report;
 - ``cache``: the execution cache (keys, entries, checksums);
+  ``fingerprints``: what its keys hold besides the code (the library's
+  files, the packages' versions, the configuration made stable);
 - ``fence``: the ``python`` fence, markdown-exec behind the cache;
 - ``notebooks``: the notebooks' cached converter, downloads and zips;
   ``notebook_run``: notebooks run in this process, outputs as Jupyter's;
 - ``library_source``, ``library_reach``: the library cut into units, and
   which units a block or notebook ran (what invalidates an entry);
 - ``render_cache``: what the theme and plugins repeat (compiled templates,
-  API entries, search entries, notebook tables of contents).
+  API entries, search entries, notebook tables of contents), through the
+  reaches of ``upstream/``; ``render_keys``: what those entries are keyed on.
 """

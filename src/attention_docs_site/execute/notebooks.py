@@ -8,22 +8,20 @@ is the notebook as this build ran it, with links that work outside the site.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
-import os
 import re
 import tempfile
 from collections.abc import Callable, Mapping
-from pathlib import Path, PurePath, PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from attention_docs_site.execute import notebook_run, render_cache
 from attention_docs_site.execute.cache import ExecCache
+from attention_docs_site.upstream.mkdocs_jupyter import quicken
 
 if TYPE_CHECKING:
-    from mkdocs.structure.files import File
     from nbformat import NotebookNode
 
 logger = logging.getLogger("mkdocs.plugins.attention_docs.notebooks")
@@ -105,60 +103,36 @@ def jupyter_settings() -> list[list[str]]:
     return found
 
 
-@functools.cache
 def quicken_mkdocs_jupyter() -> None:
     """Spare mkdocs-jupyter the work it repeats on every build (installed once).
 
-    - Which files are notebooks: mkdocs-jupyter parses every Markdown page
-      with jupytext, several times a build, before it looks at its
-      ``include`` patterns. A file no pattern includes is not a notebook
-      either way, so only included files are parsed, and each answer is kept
-      while the file's size and time are unchanged.
+    - Which files are notebooks: only those its ``include`` patterns match are
+      parsed, each answer kept while the file is unchanged
+      (``upstream/mkdocs_jupyter.py``).
     - A notebook page's table of contents: mkdocs-jupyter converts the
       notebook to Markdown on every build to find its headings; they come
       from the render cache, keyed on the notebook's text and format (its
       suffix), the depth asked for and the Jupyter settings files
       (:func:`jupyter_settings`). It finds them with a Markdown of its own
       (``toc`` alone), not the site's.
-
-    Raises:
-        RenderCacheUnsupported: mkdocs-jupyter has changed shape.
     """
-    import mkdocs_jupyter.plugin as jupyter
+    quicken(_cached_toc)
 
-    includes = render_cache.checked(jupyter.Plugin, "should_include", ["self", "file"])
-    known: dict[tuple[str, int, int, str], bool] = {}
 
-    @functools.wraps(includes)
-    def should_include(self: jupyter.Plugin, file: File) -> bool:
-        path = file.abs_src_path
-        patterns = self.config["include"]
-        if path is None or not any(PurePath(path).match(p) for p in patterns):
-            return False
-        stat = os.stat(path)
-        key = (path, stat.st_mtime_ns, stat.st_size, repr(dict(self.config)))
-        if key not in known:
-            known[key] = includes(self, file)
-        return known[key]
-
-    jupyter.Plugin.should_include = should_include
-
-    toc = render_cache.checked(jupyter, "_get_nb_toc_tokens", ["fpath", "toc_depth"])
-
-    @functools.wraps(toc)
-    def toc_tokens(fpath: str, toc_depth: int) -> tuple[list[object], str | None]:
-        tokens, title = render_cache.lookup(
-            "notebook toc",
-            lambda: list(toc(fpath, toc_depth)),
-            lambda found: isinstance(found, list) and len(found) == 2,
-            source=Path(fpath).read_text(encoding="utf-8"),
-            form=Path(fpath).suffix,  # jupytext reads .md and .py differently
-            toc_depth=toc_depth,
-            jupyter=jupyter_settings(),
-        )
-        return tokens, title
-
-    jupyter._get_nb_toc_tokens = toc_tokens
+def _cached_toc(
+    fpath: str, toc_depth: int, compute: Callable[[], list[object]]
+) -> list[object]:
+    """A notebook's ``[tokens, title]``, from the render cache."""
+    found: list[object] = render_cache.lookup(
+        "notebook toc",
+        compute,
+        lambda found: isinstance(found, list) and len(found) == 2,
+        source=Path(fpath).read_text(encoding="utf-8"),
+        form=Path(fpath).suffix,  # jupytext reads .md and .py differently
+        toc_depth=toc_depth,
+        jupyter=jupyter_settings(),
+    )
+    return found
 
 
 def run_notebook(

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_docs_site.blocks import blocks
-from attention_docs_site.execute.cache import library_folder
+from attention_docs_site.execute.fingerprints import library_folder
 
 LIBRARY = "attention_docs"
 # An inline code span: a run of backticks, its text, the same run.

@@ -16,7 +16,10 @@ prints the declarations with the installed versions.
 - ``material_css``: the palette sheet's switching rule;
 - ``material_bundle`` (with ``stagger.js``): the bundle's staggered start and
   the palette's colour-scheme meta;
-- ``mkdocs_jupyter``: its converter replaced, its notebook HTML edited;
+- ``mkdocs_jupyter``: its converter replaced, its include check and tables
+  of contents quickened, its notebook HTML edited;
+- ``mkdocstrings``, ``material_search``: the API entries and the search
+  entries served from the render cache (``execute/render_cache.py``);
 - ``i18n``: mkdocs-static-i18n's warning and nested builds;
 - ``ipython``: the shell's traceback printer; ``watchdog``: the poll interval;
 - ``registry``: every module above imported, so that the registry is whole.

@@ -8,8 +8,12 @@ replacement of its converter by the execution stage's
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 from collections.abc import Callable
+from pathlib import PurePath
+from typing import Any, cast
 
 from attention_docs_site.upstream.guard import declare
 
@@ -81,3 +85,84 @@ def install_converter(make: Callable[[Callable[..., str]], Callable[..., str]]) 
         return
     original = getattr(current, "nb2html", current)  # a wrapper keeps the original
     convert.nb2html = make(original)
+
+
+NOTEBOOK_FILES = declare(
+    "mkdocs-jupyter: which files are notebooks, remembered",
+    "mkdocs-jupyter",
+    "0.26.3",
+    "replaces Plugin.should_include: files no include pattern matches are not "
+    "parsed; each answer is kept while the file's size and time are unchanged",
+    "it parsed every Markdown page with jupytext, several times a build",
+    "speed",
+)
+NOTEBOOK_TOC = declare(
+    "mkdocs-jupyter: notebook tables of contents from the cache",
+    "mkdocs-jupyter",
+    "0.26.3",
+    "replaces its module's private _get_nb_toc_tokens by a cached one",
+    "it converted each notebook to Markdown on every build to find its headings",
+    "speed",
+)
+
+TocLookup = Callable[[str, int, Callable[[], list[object]]], list[object]]
+"""Given a notebook's path, the depth and its tokens computed: [tokens, title]."""
+
+
+def quicken(toc_lookup: TocLookup) -> None:
+    """Spare mkdocs-jupyter the work it repeats on every build (installed once).
+
+    Parameters:
+        toc_lookup: Serves a notebook's table of contents, from a cache.
+    """
+    _quicken(toc_lookup)
+
+
+@functools.cache
+def _quicken(toc_lookup: TocLookup) -> None:
+    import mkdocs_jupyter.plugin as jupyter
+
+    NOTEBOOK_FILES.replace(
+        jupyter.Plugin, "should_include", ["self", "file"], _should_include
+    )
+    NOTEBOOK_TOC.replace(
+        jupyter,
+        "_get_nb_toc_tokens",
+        ["fpath", "toc_depth"],
+        functools.partial(_toc_tokens, toc_lookup),
+    )
+
+
+def _should_include(includes: Callable[..., bool]) -> Callable[..., bool]:
+    known: dict[tuple[str, int, int, str], bool] = {}
+
+    @functools.wraps(includes)
+    def should_include(self: Any, file: Any) -> bool:  # noqa: ANN401 (its types)
+        path = file.abs_src_path
+        if not NOTEBOOK_FILES.active:
+            return includes(self, file)
+        patterns = self.config["include"]
+        if path is None or not any(PurePath(path).match(p) for p in patterns):
+            return False
+        stat = os.stat(path)
+        key = (path, stat.st_mtime_ns, stat.st_size, repr(dict(self.config)))
+        if key not in known:
+            known[key] = includes(self, file)
+        return known[key]
+
+    return should_include
+
+
+def _toc_tokens(
+    toc_lookup: TocLookup, toc: Callable[..., Any]
+) -> Callable[..., tuple[list[object], str | None]]:
+    @functools.wraps(toc)
+    def toc_tokens(fpath: str, toc_depth: int) -> tuple[list[object], str | None]:
+        if not NOTEBOOK_TOC.active:
+            return toc(fpath, toc_depth)
+        tokens, title = toc_lookup(
+            fpath, toc_depth, lambda: list(toc(fpath, toc_depth))
+        )
+        return cast("list[object]", tokens), cast("str | None", title)
+
+    return toc_tokens

@@ -8,7 +8,9 @@ from attention_docs_site.upstream import (
     material_bundle,
     material_css,
     material_html,
+    material_search,
     mkdocs_jupyter,
+    mkdocstrings,
     watchdog,
 )
 from attention_docs_site.upstream.guard import REACHES, Reach
@@ -19,7 +21,9 @@ MODULES = (
     material_bundle,
     material_css,
     material_html,
+    material_search,
     mkdocs_jupyter,
+    mkdocstrings,
     watchdog,
 )
 

@@ -1,0 +1,147 @@
+"""What an execution cache key is made of, besides the code and its options.
+
+The library's folder and fingerprints (its Python files, and its other
+files such as the figures' font), the versions of the packages that shape the
+output and of Python, and the site's configuration made stable (sorted, with
+no object addresses) for a key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import platform
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+LIBRARY_NAME = "attention_docs"
+# The installed distributions whose version can change a cached output's HTML.
+TRACKED_PACKAGES = (
+    "Markdown",
+    "ipython",  # runs the notebooks and formats their results
+    "jupytext",
+    "markdown-exec",
+    "matplotlib",
+    "mkdocs-jupyter",
+    "nbconvert",
+    "nbformat",  # writes the executed notebook, the page's download
+    "numpy",
+    "Pygments",
+    "pymdown-extensions",
+    "torch",
+)
+_ADDRESS = re.compile(r" at 0x[0-9A-Fa-f]+")
+
+
+def library_folder() -> Path:
+    """The folder of the teaching library that pages import (found, not imported)."""
+    spec = importlib.util.find_spec(LIBRARY_NAME)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"the {LIBRARY_NAME} package is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def library_fingerprint(root: Path | None = None) -> str:
+    """Hash of every source file of the teaching library, by path and content.
+
+    Parameters:
+        root: The package folder; the installed ``attention_docs`` by default.
+
+    Returns:
+        A hex digest that changes with any edit to any ``.py`` file.
+    """
+    root = root or library_folder()
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def library_data_fingerprint(root: Path | None = None) -> str:
+    """Hash of the library's files other than its Python source, by path and content.
+
+    Such as the CJK font its figures are laid out with (``font_files/``): the
+    library reads them as it runs, and :mod:`.library_reach` records only the
+    Python it runs. Left out: bytecode, and Markdown files (the library's
+    notes for its readers, which no code reads). Under ``mkdocs serve``,
+    matplotlib keeps a font it has loaded until the server restarts.
+
+    Parameters:
+        root: The package folder; the installed ``attention_docs`` by default.
+    """
+    root = root or library_folder()
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        skipped = path.suffix in {".py", ".pyc", ".md"} or "__pycache__" in path.parts
+        if path.is_file() and not skipped:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def package_version(name: str) -> str:
+    """The installed version of a distribution, or ``"absent"``."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
+
+
+def environment() -> dict[str, str]:
+    """Versions of Python and of the packages that shape the output."""
+    versions = {"python": platform.python_version()}
+    versions.update((name, package_version(name)) for name in TRACKED_PACKAGES)
+    return versions
+
+
+def stable_config(value: object) -> object:
+    """A configuration as JSON data that is the same in every process.
+
+    Mappings, sequences and sets become dicts and lists (sets sorted); a
+    dataclass instance its class and every field (such as mkdocstrings'
+    options); functions and classes their qualified names; a
+    ``functools.partial`` its function and arguments; any other object its
+    ``repr`` without memory addresses.
+
+    Parameters:
+        value: A configuration, such as MkDocs' ``mdx_configs``.
+
+    Returns:
+        Data that ``json.dumps(..., sort_keys=True)`` writes the same way for
+        the same configuration, whatever the process.
+    """
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, Mapping):
+        return {str(key): stable_config(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [stable_config(item) for item in value]
+    if isinstance(value, set | frozenset):
+        items = [stable_config(item) for item in value]
+        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            "dataclass": stable_config(type(value)),
+            "fields": {
+                field.name: stable_config(getattr(value, field.name))
+                for field in dataclasses.fields(value)
+            },
+        }
+    if isinstance(value, functools.partial):
+        return {
+            "partial": stable_config(value.func),
+            "args": stable_config(value.args),
+            "keywords": stable_config(value.keywords),
+        }
+    name = getattr(value, "__qualname__", None)
+    if isinstance(name, str):  # a function, method or class; not an instance
+        return f"{getattr(value, '__module__', None)}.{name}"
+    return _ADDRESS.sub("", repr(value))
