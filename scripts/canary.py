@@ -72,9 +72,12 @@ def make_environment(venv: Path) -> Path:
     pip = [str(python), "-m", "pip", "--disable-pip-version-check", "--quiet"]
     subprocess.run([*pip, "install", "--upgrade", "pip>=25.1"], check=True)
     subprocess.run([*pip, "install", "torch==2.13.0"], check=True)
+    # torch stays the CPU build on this disk (any other is several GB).
+    pinned = venv / "torch.txt"
+    pinned.write_text("torch==2.13.0\n", encoding="utf-8")
     subprocess.run(
-        [*pip, "install", "--upgrade", "--group", "test", "--editable", ".[model]",
-         "--editable", "./site-plugin"],
+        [*pip, "install", "--upgrade", "--constraint", str(pinned), "--group",
+         "test", "--editable", ".[model]", "--editable", "./site-plugin"],
         cwd=ROOT, check=True,
     )  # fmt: skip
     return python

@@ -111,10 +111,7 @@ def stagger_component_mounts(site: Path, theme_dirs: list[str]) -> Path | None:
     """
     if not (STAGGER_MOUNTS.active or PALETTE_META.active):
         return None  # MkDocs copied the theme's bundle as it is
-    try:
-        source = theme_file(theme_dirs, BUNDLE, "script bundle")
-    except UpstreamChanged as error:
-        raise STAGGER_MOUNTS.changed(str(error)) from None
+    source = theme_file(STAGGER_MOUNTS, theme_dirs, BUNDLE, "script bundle")
     text = source.read_text("utf-8")
     edits: list[tuple[int, int, str]] = []
     staggered = False

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from attention_docs_site.upstream.guard import UpstreamChanged, declare
+from attention_docs_site.upstream.guard import Reach, declare
 
 SWITCHING = declare(
     "material: palette's switching rule",
@@ -36,19 +36,20 @@ SWITCHING_RULE = re.compile(
 )
 
 
-def theme_file(theme_dirs: list[str], pattern: str, what: str) -> Path:
+def theme_file(reach: Reach, theme_dirs: list[str], pattern: str, what: str) -> Path:
     """The theme's one file that matches a pattern, from the first folder that has it.
 
     Raises:
-        UpstreamChanged: No folder has such a file, or the first has several.
+        UpstreamChanged: Naming ``reach``: no folder has such a file, or the
+            first has several.
     """
     for folder in theme_dirs:
         found = sorted(Path(folder).glob(pattern))
+        if len(found) > 1:
+            raise reach.changed(f"the theme has {len(found)} {what}s")
         if found:
-            if len(found) > 1:
-                raise UpstreamChanged(f"the theme has {len(found)} {what}s")
             return found[0]
-    raise UpstreamChanged(f"the theme has no {what} ({pattern}) in {theme_dirs}")
+    raise reach.changed(f"the theme has no {what} ({pattern}) in {theme_dirs}")
 
 
 def drop_palette_switching_rule(site: Path, theme_dirs: list[str]) -> Path | None:
@@ -71,10 +72,8 @@ def drop_palette_switching_rule(site: Path, theme_dirs: list[str]) -> Path | Non
     """
     if not SWITCHING.active:
         return None  # MkDocs copied the theme's sheet as it is
-    try:
-        source = theme_file(theme_dirs, PALETTE_SHEETS, "palette style sheet")
-    except UpstreamChanged as error:
-        raise SWITCHING.changed(str(error)) from None
+    sheet = "palette style sheet"
+    source = theme_file(SWITCHING, theme_dirs, PALETTE_SHEETS, sheet)
     text = source.read_text("utf-8")
     target = site / source.relative_to(source.parents[2])
     # Blanked, not cut: the sheet's source map keeps pointing at its rules.

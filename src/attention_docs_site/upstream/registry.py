@@ -1,30 +1,22 @@
-"""Every reach, declared: importing this module imports every declaring module."""
+"""Every reach, declared: this module imports every module of upstream/ that declares.
+
+The canary (``scripts/canary.py``) and ``python -m attention_docs_site.upstream``
+list the registry; a module added to this folder is in it without a line here.
+"""
 
 from __future__ import annotations
 
-from attention_docs_site.upstream import (
-    i18n,
-    ipython,
-    material_bundle,
-    material_css,
-    material_html,
-    material_search,
-    mkdocs_jupyter,
-    mkdocstrings,
-    watchdog,
-)
+import importlib
+import pkgutil
+from pathlib import Path
+
 from attention_docs_site.upstream.guard import REACHES, Reach
 
-MODULES = (
-    i18n,
-    ipython,
-    material_bundle,
-    material_css,
-    material_html,
-    material_search,
-    mkdocs_jupyter,
-    mkdocstrings,
-    watchdog,
+_NOT_DECLARING = {"__main__", "guard", "registry"}
+MODULES = tuple(
+    importlib.import_module(f"{__package__}.{info.name}")
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)])
+    if info.name not in _NOT_DECLARING
 )
 
 
