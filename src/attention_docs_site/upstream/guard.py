@@ -118,8 +118,10 @@ class Reach:
         _STATE.outcomes.setdefault(self.name, _Outcome()).applied += 1
 
     def require(self, condition: bool, detail: str) -> bool:
-        """Fail the reach unless ``condition`` holds; returns it."""
-        if not condition:
+        """Fail the reach unless ``condition`` holds (it applied if it does)."""
+        if condition:
+            self._applied()
+        else:
             self._fail(detail)
         return condition
 

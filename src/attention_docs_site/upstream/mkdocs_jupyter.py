@@ -80,9 +80,9 @@ def install_converter(make: Callable[[Callable[..., str]], Callable[..., str]]) 
     import mkdocs_jupyter.convert as convert
 
     current = getattr(convert, "nb2html", None)
-    if current is None or not callable(current):
-        CONVERTER.require(False, "convert.nb2html is missing")
+    if not CONVERTER.require(callable(current), "convert.nb2html is missing"):
         return
+    assert current is not None
     original = getattr(current, "nb2html", current)  # a wrapper keeps the original
     convert.nb2html = make(original)
 
