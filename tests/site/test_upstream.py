@@ -111,9 +111,7 @@ def test_no_module_outside_upstream_replaces_a_dependency_s_attribute():
     package = Path(attention_docs_site.__file__).parent
     # module.Class.attribute = ..., but not a configuration's value (a plugin's
     # options, IPython's traitlets Config)
-    patch = re.compile(
-        r"^\s*(?!self\.|config\.)\w+\.(?!config\.)\w+\.\w+ = ", re.M
-    )
+    patch = re.compile(r"^\s*(?!self\.|config\.)\w+\.(?!config\.)\w+\.\w+ = ", re.M)
     offenders = [
         path.name
         for path in package.rglob("*.py")
