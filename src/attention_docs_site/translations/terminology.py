@@ -1,11 +1,20 @@
-"""An edition's glossary drives a terminology check of that edition.
+"""An edition's glossary and the check's own configuration drive a terminology check.
 
 A translated glossary, ``docs/glossary.<lang>.md`` such as the Chinese one,
-gives, for every term, the rendering the site uses and, in its last column,
-the renderings it rules out (for example 「周期」 for epoch, where the site
-writes 「迭代周期」). :func:`check_edition` finds every ruled-out
-rendering in that edition's pages and figure text. An edition without a
-translated glossary has nothing to check.
+gives readers, for every term, the rendering the site uses and, in its last
+column, real alternative renderings they may meet in other books. The check
+does not read that column. Its own configuration,
+``terminology.<lang>.yml`` next to this module, lists the words the pages
+must not use (for example 「周期」 for epoch, where the site writes
+「迭代周期」), each with the term to use instead and a reason, and the
+glossary terms that are everyday words.
+
+Two rules follow. :func:`check_edition` finds every forbidden word in the
+edition's pages and figure text. :func:`missing_english` finds the
+technical terms (the glossary's terms of two or more Han characters, except
+the everyday words) whose first use in a page's prose lacks the English;
+headings, links, titles in 《》 and chapter titles named as 「…一章」 are
+not uses. An edition without a translated glossary has nothing to check.
 """
 
 from __future__ import annotations
@@ -13,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+import yaml
 
 from attention_docs.labels import has_table, table
 
@@ -22,16 +33,38 @@ def glossary_name(lang: str) -> str:
     return f"glossary.{lang}.md"
 
 
+def config_path(lang: str) -> Path:
+    """The check's configuration for an edition, e.g. ``terminology.zh.yml``."""
+    return Path(__file__).with_name(f"terminology.{lang}.yml")
+
+
 _ROW = re.compile(r"^\|(.+)\|\s*$")
 
 
 @dataclass(frozen=True)
 class Term:
-    """One glossary row: the site's rendering and the ones it rules out."""
+    """One glossary row: the site's rendering and the alternatives readers meet."""
 
     preferred: str
     english: str
-    ruled_out: tuple[str, ...]
+    alternatives: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Forbidden:
+    """A word the pages must not use, the glossary term to use and why."""
+
+    word: str
+    use: Term
+    reason: str
+
+
+@dataclass(frozen=True)
+class Config:
+    """The check's configuration: forbidden words and everyday glossary terms."""
+
+    forbidden: tuple[Forbidden, ...]
+    everyday: frozenset[str]
 
 
 def read_glossary(path: Path) -> list[Term]:
@@ -39,9 +72,9 @@ def read_glossary(path: Path) -> list[Term]:
 
     Parameters:
         path: ``docs/glossary.zh.md``, whose table has the columns 中文,
-            English, 释义 and 其他常见译法 (for students, renderings found
-            elsewhere; for this check, the ones the site rules out, separated
-            by 「、」). Columns are taken by position, not by their headers.
+            English, 释义 and 其他常见译法 (for readers, renderings found
+            elsewhere, separated by 「、」). Columns are taken by position,
+            not by their headers.
 
     Returns:
         One term per row, in order.
@@ -52,80 +85,146 @@ def read_glossary(path: Path) -> list[Term]:
         cells = [cell.strip() for cell in match[1].split("|")] if match else []
         if len(cells) != 4 or cells[0] in ("中文", "") or set(cells[0]) <= {"-"}:
             continue
-        ruled_out = tuple(v.strip() for v in cells[3].split("、") if v.strip())
-        terms.append(Term(cells[0], cells[1], ruled_out))
+        others = tuple(v.strip() for v in cells[3].split("、") if v.strip())
+        terms.append(Term(cells[0], cells[1], others))
     if not terms:
         raise ValueError(f"{path}: no glossary table with four columns found")
     return terms
 
 
-def violations(text: str, terms: list[Term]) -> list[tuple[int, str, Term]]:
-    """Ruled-out renderings in a text, with their line numbers.
+def read_config(path: Path, terms: list[Term]) -> Config:
+    """The check's configuration, validated against the glossary.
 
-    Every preferred rendering is masked first, so 「周期」 inside 「迭代周期」
+    Parameters:
+        path: A YAML file with the lists ``forbidden`` (entries with ``word``,
+            ``use`` and ``reason``) and ``everyday`` (entries with ``word``
+            and ``reason``).
+        terms: The glossary; every ``use`` and every everyday ``word`` must
+            be one of its renderings, and no forbidden word may be one.
+
+    Returns:
+        The forbidden words and the everyday terms.
+    """
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as error:
+        raise ValueError(f"{path}: not valid YAML: {error}") from error
+    by_name = {term.preferred: term for term in terms}
+    forbidden = []
+    for entry in _entries(path, data, "forbidden", ("word", "use", "reason")):
+        if entry["use"] not in by_name:
+            raise ValueError(
+                f"{path}: forbidden 「{entry['word']}」 says to use "
+                f"「{entry['use']}」, which is not in the glossary"
+            )
+        if entry["word"] in by_name:
+            raise ValueError(
+                f"{path}: 「{entry['word']}」 is a glossary term "
+                "and cannot be forbidden"
+            )
+        forbidden.append(
+            Forbidden(entry["word"], by_name[entry["use"]], entry["reason"])
+        )
+    everyday = [e["word"] for e in _entries(path, data, "everyday", ("word", "reason"))]
+    unknown = sorted(set(everyday) - set(by_name))
+    if unknown:
+        raise ValueError(f"{path}: everyday words not in the glossary: {unknown}")
+    return Config(tuple(forbidden), frozenset(everyday))
+
+
+def _entries(path: Path, data: object, key: str, fields: tuple[str, ...]) -> list[dict]:
+    entries = data.get(key, []) if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ValueError(f"{path}: expected a mapping with a list {key!r}")
+    for entry in entries:
+        if not isinstance(entry, dict) or not all(
+            isinstance(entry.get(field), str) and entry[field].strip()
+            for field in fields
+        ):
+            raise ValueError(f"{path}: each {key!r} entry needs {fields}: {entry!r}")
+    return entries
+
+
+def technical_terms(terms: list[Term], config: Config) -> list[Term]:
+    """The glossary terms that need their English at first use on a page."""
+    return [term for term in terms if term.preferred not in config.everyday]
+
+
+def violations(
+    text: str, terms: list[Term], forbidden: tuple[Forbidden, ...]
+) -> list[tuple[int, Forbidden]]:
+    """Forbidden words in a text, with their line numbers.
+
+    Every glossary rendering is masked first, so 「周期」 inside 「迭代周期」
     is not reported.
 
     Parameters:
         text: Chinese text.
         terms: The glossary.
+        forbidden: The check's forbidden words.
 
     Returns:
-        ``(line, rendering found, term)`` for each occurrence, in text order.
+        ``(line, forbidden word)`` for each occurrence, in text order.
     """
     masked = text
     for term in sorted(terms, key=lambda t: -len(t.preferred)):
         masked = masked.replace(term.preferred, "\0" * len(term.preferred))
     found = []
-    for term in terms:
-        for variant in term.ruled_out:
-            for match in re.finditer(re.escape(variant), masked):
-                found.append((masked.count("\n", 0, match.start()) + 1, variant, term))
+    for rule in forbidden:
+        for match in re.finditer(re.escape(rule.word), masked):
+            found.append((masked.count("\n", 0, match.start()) + 1, rule))
     return sorted(found, key=lambda item: item[0])
 
 
-def check_edition(docs: Path, lang: str) -> list[str]:
-    """Every ruled-out rendering in a language's pages and figure text.
+def check_edition(docs: Path, lang: str, config: Path | None = None) -> list[str]:
+    """Every forbidden word in a language's pages and figure text.
 
     Parameters:
         docs: The ``docs`` folder.
         lang: The edition's language code.
+        config: The check's configuration; by default
+            :func:`config_path` of ``lang``.
 
     Returns:
         One message per occurrence, naming the file (or label) and line, the
-        rendering found and the one the glossary uses; empty if none.
+        word found, the glossary term to use and the reason; empty if none.
     """
     glossary = docs / glossary_name(lang)
     if not glossary.exists():
         return []
     terms = read_glossary(glossary)
+    rules = read_config(config or config_path(lang), terms).forbidden
     messages = []
     for page in sorted(docs.rglob(f"*.{lang}.md")):
         if page.name == glossary.name:
             continue
-        for line, variant, term in violations(page.read_text("utf-8"), terms):
+        for line, rule in violations(page.read_text("utf-8"), terms, rules):
             where = f"{page.relative_to(docs.parent).as_posix()}:{line}"
-            messages.append(_message(where, variant, term))
+            messages.append(_message(where, rule))
     for key, text in (table(lang) if has_table(lang) else {}).items():
-        for _, variant, term in violations(text, terms):
-            messages.append(_message(f"labels {lang}[{key!r}]", variant, term))
+        for _, rule in violations(text, terms, rules):
+            messages.append(_message(f"labels {lang}[{key!r}]", rule))
     return messages
 
 
-def _message(where: str, variant: str, term: Term) -> str:
-    preferred = f"「{term.preferred}」 ({term.english})"
-    return f"{where}: 「{variant}」; the glossary uses {preferred}"
+def _message(where: str, rule: Forbidden) -> str:
+    use = f"「{rule.use.preferred}」 ({rule.use.english})"
+    return f"{where}: 「{rule.word}」; the site uses {use}: {rule.reason}"
 
 
 # Text where no gloss is wanted: front matter, fenced code, display and inline
-# math, headings, HTML comments, links (text and target) and heading anchors.
+# math, headings, HTML comments, links (text and target), heading anchors and
+# titles in 《》.
 _NOT_PROSE = re.compile(
     r"(?s:\A---\n.*?\n---\n)"
     r"|(?s:^( *)```.*?^\1```)"
     r"|(?s:\$\$.*?\$\$)|\$[^$\n]+\$"
-    r"|^#[^\n]*$|(?s:<!--.*?-->)|\[[^\]\n]*\]\([^)]*\)|\{#[^}]*\}",
+    r"|^#[^\n]*$|(?s:<!--.*?-->)|\[[^\]\n]*\]\([^)]*\)|\{#[^}]*\}"
+    r"|《[^》\n]*》",
     re.MULTILINE,
 )
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_CHAPTER = "一章"  # 「注意力汇聚一章」 names a chapter: a title, not a use
 
 
 def prose(text: str) -> str:
@@ -141,11 +240,12 @@ def missing_english(text: str, terms: list[Term]) -> list[tuple[int, Term]]:
     parentheses. Longer renderings are masked first, so 「核」 inside
     「核回归」 is not a use of 「核」. Only terms with at least two Han
     characters are checked; a single character such as 「值」 is part of too
-    many ordinary words (数值, 最大值) to find its uses by matching.
+    many ordinary words (数值, 最大值) to find its uses by matching. A
+    rendering followed by 「一章」 is a chapter's title, not a use.
 
     Parameters:
         text: A Chinese page (Markdown).
-        terms: The glossary.
+        terms: The glossary's technical terms (see :func:`technical_terms`).
 
     Returns:
         ``(line, term)`` for every term whose first use lacks the English.
@@ -164,9 +264,10 @@ def _first_uses(text: str, terms: list[Term]) -> list[tuple[int, Term]]:
     checked = [t for t in terms if len(_HAN.findall(t.preferred)) >= 2]
     uses = []
     for term in sorted(checked, key=lambda t: -len(t.preferred)):
-        start = masked.find(term.preferred)
-        if start >= 0:
-            uses.append((start, term))
+        for match in re.finditer(re.escape(term.preferred), masked):
+            if not masked.startswith(_CHAPTER, match.end()):
+                uses.append((match.start(), term))
+                break
         masked = masked.replace(term.preferred, "\0" * len(term.preferred))
     return uses
 
