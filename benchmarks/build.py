@@ -6,6 +6,7 @@ Run from the repository root after `bash scripts/setup.sh test`:
     .venv/bin/python benchmarks/build.py --runs 5 --scale 100000
     .venv/bin/python benchmarks/build.py --author   # only the builds and serve
     .venv/bin/python benchmarks/build.py --author --source ../old-clone
+    .venv/bin/python benchmarks/build.py --author --size 4   # at 1 x and 4 x
 
 It works on a temporary copy of docs/, overrides/, mkdocs.yml and src/ (imported
 first through PYTHONPATH) of this checkout, or of ``--source``, so the library
@@ -22,8 +23,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from build_times import build, code_once, report_builds, scenarios
+from build_times import FLOOR_SETTINGS, build, code_once, report_builds, scenarios
 from library_scale import report_library
+from multiply import chapters, multiply_chapters, report_sizes
 from serve import report_serve, serve_scenarios
 from site_weights import (
     download_sizes,
@@ -118,6 +120,14 @@ def arguments() -> argparse.Namespace:
         help="only the author's loop: the build and serve scenarios",
     )
     parser.add_argument(
+        "--size",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --author: the floor and serve scenarios at 1 x and on a copy "
+        "with every chapter N times (both editions), side by side",
+    )
+    parser.add_argument(
         "--source",
         type=Path,
         default=ROOT,
@@ -152,6 +162,27 @@ def author_loop(args: argparse.Namespace) -> None:
         served = serve_scenarios(project, args.runs, step)
         report_builds(times, once)
         report_serve(served, once)
+
+
+def author_loop_at_sizes(args: argparse.Namespace) -> None:
+    """``--author --size N``: the floor and serve scenarios at 1 x and N x."""
+    served, floors = {}, {}
+    for size in (1, args.size):
+        with tempfile.TemporaryDirectory() as folder:
+            project = Path(folder)
+            copy_project(project, args.source.resolve())
+            count = len(chapters(project))
+            if size > 1:
+                multiply_chapters(project, size)
+            floor = {**FLOOR_SETTINGS, "ATTENTION_DOCS_CACHE_DIR": str(project / "f")}
+            floors[size] = []
+            for run in range(args.runs):
+                step(f"{size} x, run {run + 1}/{args.runs}: floor, twice")
+                build(project, **floor)  # fills the floor's render caches
+                floors[size].append(build(project, **floor))
+            served[size] = serve_scenarios(project, args.runs, step)
+    print(f"benchmarking {args.source.resolve()} ({commit(args.source)})")
+    report_sizes(args.size, count, served, floors)
 
 
 def everything(args: argparse.Namespace) -> None:
@@ -194,6 +225,11 @@ def main() -> None:
     global PROGRESS
     # code once, seven builds and four saves under serve per run, the weighed
     # build, the serve's first build, the student's zips, scale, statsmodels
+    if args.author and args.size > 1:
+        PROGRESS = Progress(total=2 * (1 + 5 * args.runs))
+        author_loop_at_sizes(args)
+        PROGRESS.close()
+        return
     PROGRESS = Progress(total=1 + 11 * args.runs + (1 if args.author else 5))
     if args.author:
         author_loop(args)

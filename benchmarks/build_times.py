@@ -84,6 +84,12 @@ print(time.perf_counter() - start)
     return float(result.stdout.strip().splitlines()[-1])
 
 
+# The build's floor: no code executed, no notebooks run, no PDFs.
+FLOOR_SETTINGS = {
+    "ATTENTION_DOCS_EXECUTE": "off",
+    "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": "false",
+    "ATTENTION_DOCS_PDF": "off",
+}
 FLOOR_COLD = "floor, empty caches"
 FLOOR = "floor: no code, no PDFs"
 PDFS = "printing both PDFs"
@@ -100,12 +106,7 @@ def scenarios(
     # before the first of its two builds (the render caches', see
     # attention_docs_site.execute.render_cache).
     floor_cache = project / ".cache-floor"
-    floor = {
-        "ATTENTION_DOCS_EXECUTE": "off",
-        "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": "false",
-        "ATTENTION_DOCS_PDF": "off",
-        "ATTENTION_DOCS_CACHE_DIR": str(floor_cache),
-    }
+    floor = {**FLOOR_SETTINGS, "ATTENTION_DOCS_CACHE_DIR": str(floor_cache)}
     for run in range(runs):
         shutil.rmtree(floor_cache, ignore_errors=True)
         step(f"run {run + 1}/{runs}: floor, empty caches")
