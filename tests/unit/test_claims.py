@@ -86,7 +86,7 @@ def test_the_data_set_is_50_sorted_inputs_from_0_to_5_and_a_grid_of_50():
     assert_stated(
         page,
         en="The training inputs, sorted, and their outputs: 50 numbers each.",
-        zh="排好序的训练输入及其输出，各 50 个数。",
+        zh="排序后的训练输入及其输出，各 50 个数。",
     )
     assert_stated(
         page,
@@ -218,7 +218,7 @@ def test_at_equal_h_the_gaussian_alone_flattens_the_peak():
     assert_stated(
         "attention-pooling",
         en="standard deviations are only $h/\\sqrt{3}$ and $h/\\sqrt{5}$",
-        zh="这两个核的标准差只有 $h/\\sqrt{3}$ 和 $h/\\sqrt{5}$",
+        zh="这两个核的标准差分别只有 $h/\\sqrt{3}$ 和 $h/\\sqrt{5}$",
     )
     assert_stated(
         "attention-pooling",
@@ -498,7 +498,7 @@ def test_a_fixed_h_levels_off_while_h_cv_falls_about_as_n_to_minus_four_fifths()
     assert_stated(
         page,
         en="eight data sets for each of the sizes $n = 25, 50, 100, 200, 400$",
-        zh="对 $n = 25$、50、100、200、400 这五种规模，各取 8 个数据集的平均误差",
+        zh="对 $n = 25$、50、100、200、400 这 5 种规模，各取 8 个数据集的平均误差",
     )
     assert_stated(
         page,
@@ -601,7 +601,7 @@ def test_the_soft_lookups_average_is_5_and_scaling_by_root_2_is_a_temperature():
     divides the scores by √d = √2 here ..., the same as multiplying T by
     √2"."""
     page = "queries-keys-values"
-    assert_stated(page, en="Five keys lie in the plane", zh="平面上有五个键")
+    assert_stated(page, en="Five keys lie in the plane", zh="平面上有 5 个键")
     assert_stated(
         page,
         en="every key gets $1/5$, and the output is 5, the mean of the values",
@@ -730,8 +730,9 @@ def test_without_the_mask_the_fit_interpolates_the_noise():
         en="At $h = 10^{-4}$ its mean squared error against the true function "
         "is about 0.31, no better than the far too wide $h = 1$ (0.30) and "
         "about ten times that of $h_{\\mathrm{cv}}$ (0.03).",
-        zh="$h = 10^{-4}$ 时，它相对真实函数的均方误差约为 0.31，并不比过宽的 "
-        "$h = 1$（0.30）好，约为 $h_{\\mathrm{cv}}$（0.03）的十倍。",
+        zh="$h = 10^{-4}$ 时，它相对真实函数的均方误差（mean squared error）"
+        "约为 0.31，并不比过宽的 $h = 1$（0.30）好，"
+        "约为 $h_{\\mathrm{cv}}$（0.03）的 10 倍。",
     )
     h_cv = cv_bandwidth(DATA.x_train, DATA.y_train)
     errors = []

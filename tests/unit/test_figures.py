@@ -272,14 +272,14 @@ def alt_of(svg):
     [
         (
             "en",
-            "Training samples, the true function and the prediction of the "
+            "Training samples, the true function and the prediction made with the "
             "Gaussian kernel with bandwidth h = 1 over inputs from 0 to 5.",
             "Heatmap of the attention weights of the Gaussian kernel with "
             "bandwidth h = 1: one row per test input",
         ),
         (
             "zh",
-            "训练样本、真实函数，以及带宽 h = 1 的高斯核在 0 到 5 之间的预测。",
+            "训练样本、真实函数，以及用带宽 h = 1 的高斯核在 0 到 5 之间所作的预测。",
             "带宽 h = 1 的高斯核的注意力权重热图：每行对应一个测试输入",
         ),
     ],
@@ -300,9 +300,9 @@ def test_chinese_text_alternatives_are_assembled_with_spacing():
         alt_of(figures.parametric_weights("zh")),
     ]
     assert alts[0].startswith(
-        "训练样本、真实函数，以及带宽 h = 0.534 的 Epanechnikov 核"
+        "训练样本、真实函数，以及用带宽 h = 0.534 的 Epanechnikov 核"
     )
-    assert "以及平均汇聚在 0 到 5 之间" in alts[1]
+    assert "以及用平均汇聚在 0 到 5 之间" in alts[1]
     for alt in alts:
         assert not re.search(
             r"[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]", alt

@@ -91,8 +91,8 @@ LABELS: dict[str, str] = {
     "constant_noun": "constant",
     "epanechnikov_noun": "Epanechnikov",
     "fit_alt": (
-        "Training samples, the true function and the prediction of {method} "
-        "over inputs from 0 to 5."
+        "Training samples, the true function and the prediction made with "
+        "{method} over inputs from 0 to 5."
     ),
     "weights_alt": (
         "Heatmap of the attention weights of {method}: one row per test "

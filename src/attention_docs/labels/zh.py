@@ -84,7 +84,7 @@ LABELS: dict[str, str] = {
     "boxcar_noun": "矩形核",
     "constant_noun": "常数核",
     "epanechnikov_noun": "Epanechnikov 核",
-    "fit_alt": "训练样本、真实函数，以及{method}在 0 到 5 之间的预测。",
+    "fit_alt": "训练样本、真实函数，以及用{method}在 0 到 5 之间所作的预测。",
     "weights_alt": (
         "{method}的注意力权重热图：每行对应一个测试输入，"
         "每列对应一个排序后的训练输入。{detail}"
@@ -152,7 +152,7 @@ LABELS: dict[str, str] = {
     "nb_boundary": "n = {n:4d}：x = 0 这一个点占平均误差的 {share:.0%}（h_cv）",
     "nb_slope": (
         "以 log n 拟合 log 误差所得的斜率：h = {h:g} 时为 {fixed:.2f}；"
-        "h = h_cv 时为 {cv:.2f}（最优 h 的理论值：-0.80）"
+        "h = h_cv 时为 {cv:.2f}（最佳 h 的理论值：-0.80）"
     ),
     # 可交互的插图（attention_docs.figures.explorables）；不带格式说明的
     # {名字} 由页面的脚本填入。
@@ -167,8 +167,8 @@ LABELS: dict[str, str] = {
     "ex_nw_readout": "{kernel}，h = {h}：在 x = {x} 处的预测为 {prediction}。",
     "ex_top_weights": "最大的权重：{weights}。",
     "ex_key_weight": "x = {key} 处的键（{weight}）",
-    "ex_list_sep": "，",
-    "ex_no_key": "h 范围内没有键，所以预测取最近那个键的值。",
+    "ex_list_sep": "、",
+    "ex_no_key": "与查询距离在 h 以内的键一个也没有，所以预测取最近那个键的值。",
     "ex_nw_alt": (
         "Nadaraya-Watson 回归（{kernel}，h = {h}）：训练样本、真实函数、拟合曲线，"
         "以及在查询 x = {x} 处的预测；下方是查询给每个训练输入的注意力权重。"
@@ -231,7 +231,7 @@ LABELS: dict[str, str] = {
     "probability": "P(类别 | x)",
     "classes_alt": (
         "三个类别的概率随 x 的变化：点线是真实概率，实线是用带宽 h = {h:.2f} "
-        "的高斯核对 {n} 个样本的独热标签作注意力汇聚得到的估计。类别 1 在左侧占优，"
+        "的高斯核对 {n} 个样本的独热标签做注意力汇聚得到的估计。类别 1 在左侧占优，"
         "类别 2 在中间，类别 3 在右侧。"
     ),
     "x1": "x₁",
@@ -269,9 +269,9 @@ LABELS: dict[str, str] = {
     "boundary_table_method": "估计器",
     "boundary_table_bias": "x = {x:g} 处的偏差",
     "boundary_table_spread": "x = {x:g} 处的标准差",
-    "boundary_table_mse": "全部 x 上的均方误差",
+    "boundary_table_mse": "整个网格上的均方误差",
     "dot_product_score": "点积 q·k",
-    "gaussian_score": "高斯，h = {h:g}",
+    "gaussian_score": "高斯分数，h = {h:g}",
     "gradient_table_score": "分数",
     "gradient_table_n": "键的个数",
     "gradient_table_d": "维数",
