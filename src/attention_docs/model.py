@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .checks import real_array
+from .nearest import nearest_keys
 
 try:
     import torch
@@ -67,12 +68,14 @@ class NadarayaWatsonRegressor(nn.Module):
             (n_queries, n_keys).
         """
         _check_shapes(queries, keys, values, mask)
-        offsets = queries[:, None] - keys  # (n, m)
-        scores = -((offsets * self.w) ** 2) / 2  # (n, m)
+        nearest = _nearest(queries, keys, mask)  # (n, 1), a constant of w
+        # -((x - k)² - (x - k*)²) w²/2, factored so it does not round away far
+        # from the keys: the same softmax as -((x - k) w)²/2, shifted by its max.
+        step = keys - nearest  # (n, m)
+        reach = (queries[:, None] - keys) / 2 + (queries[:, None] - nearest) / 2
+        scores = torch.where(step == 0, 0.0, step * reach) * self.w**2  # (n, m)
         if mask is not None:
             scores = scores.masked_fill(mask, -torch.inf)
-            offsets = offsets.masked_fill(mask, torch.inf)
-        scores = _rescue_far_queries(scores, offsets)
         weights = torch.softmax(scores, dim=1)  # (n, m)
         pooled = torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1))  # (n, 1, 1)
         return pooled.reshape(-1), weights  # (n,), (n, m)
@@ -100,19 +103,13 @@ def _check_shapes(
         raise ValueError("mask hides every key of some query: nothing to attend")
 
 
-def _rescue_far_queries(scores: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
-    """Scores that give a query too far from every key its nearest keys' mean.
-
-    When float64 cannot square the distance, every score of the query is -inf
-    and softmax would give NaN. Such a query scores 0 on its nearest keys and
-    -inf elsewhere, so it takes the mean of their values, as
-    :func:`attention_docs.pooling.nadaraya_watson` does.
-    """
-    lost = torch.isinf(scores).all(dim=1, keepdim=True)  # (n, 1)
-    if not lost.any():
-        return scores
-    nearest = offsets.abs() == offsets.abs().min(dim=1, keepdim=True).values
-    return torch.where(lost, torch.where(nearest, 0.0, -torch.inf), scores)
+def _nearest(
+    queries: torch.Tensor, keys: torch.Tensor, mask: torch.Tensor | None
+) -> torch.Tensor:
+    """Each query's nearest visible key, decided exactly, shape (n, 1)."""
+    hidden = None if mask is None else mask.numpy()
+    nearest = nearest_keys(keys.detach().numpy(), queries.detach().numpy(), hidden)
+    return torch.from_numpy(nearest[0]).to(DTYPE)[:, None]
 
 
 def leave_one_out_mask(n: int) -> torch.Tensor:

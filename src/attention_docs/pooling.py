@@ -16,6 +16,7 @@ import numpy as np
 
 from .checks import as_vector, check_bandwidth
 from .kernels import get_kernel
+from .nearest import nearest_keys
 
 # Largest number of (query, key) pairs handled at once; bounds temporary memory
 # to a few hundred MB however many queries and keys there are.
@@ -62,20 +63,22 @@ def _weights_block(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Unnormalised attention weights of a block of queries, and their row sums.
 
-    The log-kernel is shifted by its row maximum before exponentiating (a
-    max-shifted softmax for the Gaussian), so every row has a largest weight
-    of exactly 1 unless no key has a positive kernel value; such a row shares
-    its weight among the nearest keys. ``exclude`` (n_query, n_train) marks
+    Every row's largest weight is exactly 1, on its nearest key (or keys). The
+    Gaussian's log-weights are computed relative to the nearest key k*, as
+    -((x - k)² - (x - k*)²)/(2h²) = (k - k*)((x - k)/2 + (x - k*)/2)/h², a
+    max-shifted softmax whose factors do not round away however far the query
+    is. A row of a compact kernel with no key inside the window shares its
+    weight among the nearest keys. ``exclude`` (n_query, n_train) marks
     (query, key) pairs that get no weight. Work is done in place on one
     (n_query, n_train) array, ``out`` if given, to keep memory and time low.
     """
-    scores = np.subtract(x_query[:, None], x_train[None, :], out=out)  # (n_q, n_k)
-    with np.errstate(over="ignore", invalid="ignore"):
-        scores /= bandwidth
-        if kernel == "gaussian":  # -u²/2; the 1/sqrt(2π) factor cancels
-            np.square(scores, out=scores)
-            scores *= -0.5
-        else:
+    if kernel == "gaussian":
+        nearest = nearest_keys(x_train, x_query, exclude)[0][:, None]  # (n_q, 1)
+        scores = _gaussian_log_weights(x_train, x_query, nearest, bandwidth, out)
+    else:
+        scores = np.subtract(x_query[:, None], x_train[None, :], out=out)
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores /= bandwidth
             scores = get_kernel(kernel).log_function(scores)
     if exclude is not None:
         scores[exclude] = -np.inf
@@ -85,11 +88,28 @@ def _weights_block(
     scores -= top
     weights = np.exp(scores, out=scores)
     if np.any(empty):
-        distance = np.abs(x_query[empty, None] - x_train[None, :])
-        if exclude is not None:
-            distance[exclude[empty]] = np.inf
-        weights[empty] = distance == distance.min(axis=1, keepdims=True)
+        hidden = None if exclude is None else exclude[empty]
+        weights[empty] = nearest_keys(x_train, x_query[empty], hidden)[1]
     return weights, weights.sum(axis=1)
+
+
+def _gaussian_log_weights(
+    x_train: np.ndarray,
+    x_query: np.ndarray,
+    nearest: np.ndarray,
+    bandwidth: float,
+    out: np.ndarray | None,
+) -> np.ndarray:
+    """Gaussian log-weights relative to each row's nearest key: all at most 0."""
+    scores = np.subtract(x_train[None, :], nearest, out=out)  # k - k*
+    same = scores == 0  # the nearest key and its duplicates
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores /= bandwidth
+        reach = (x_query[:, None] - x_train[None, :]) / bandwidth / 2
+        reach += (x_query[:, None] - nearest) / bandwidth / 2
+        scores *= reach  # -inf where the product overflows
+    scores[same] = 0.0  # not 0 * inf
+    return np.minimum(scores, 0.0, out=scores)  # rounding cannot lift a key
 
 
 def _pool(weights: np.ndarray, totals: np.ndarray, values: np.ndarray) -> np.ndarray:

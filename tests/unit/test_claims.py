@@ -121,40 +121,37 @@ def test_the_naive_formula_breaks_about_39_units_from_every_key():
     assert np.all(np.isnan(naive(1.0 + 39.0)))
 
 
-def test_the_squared_distance_overflows_once_the_distance_is_about_1e154():
-    """'Only once the distance reaches about 10^154, so that its square
-    overflows, does the library return that limit directly.'
-    (attention-pooling, Computing the weights safely) and 'a query so far from
-    every key, about 10^154 once scaled by w, that even its squared distance
-    overflows' (parametric-attention-pooling, the forward pass)"""
+def test_far_queries_tie_in_float64_yet_get_the_nearest_keys_value():
+    """'about 10^17 away from keys in [0, 5), every |x - x_i| rounds to the
+    same number, all keys tie, and the prediction would become the mean of all
+    the values. ... On this chapter's data it is 0.24, the leftmost key's
+    value, at x = -10^17 and at the most negative float64 alike, never the
+    mean of all values, 2.22.' (attention-pooling, Computing the weights
+    safely; test_far_queries checks every kernel, ties and the model)"""
     assert_stated(
         "attention-pooling",
-        en="Only once the distance reaches about $10^{154}$, so that its square "
-        "overflows",
-        zh="只有当查询远到约 $10^{154}$、连距离的平方都溢出时",
+        en="about $10^{17}$ away from keys in $[0, 5)$, every $|x - x_i|$ "
+        "rounds to the same number, all keys tie",
+        zh="查询离 $[0, 5)$ 中的键约 $10^{17}$ 远时，每个 $|x - x_i|$ "
+        "都舍入成同一个数，所有键并列",
     )
     assert_stated(
-        "parametric-attention-pooling",
-        en="about $10^{154}$ once scaled by $w$, that even its squared distance "
-        "overflows",
-        zh="远到约 $10^{154}$、以致连距离的平方都溢出时",
+        "attention-pooling",
+        en="On this chapter's data it is 0.24, the leftmost key's value, at "
+        "$x = -10^{17}$ and at the most negative float64 alike, never the mean "
+        "of all values, 2.22.",
+        zh="无论在 $x = -10^{17}$ 处，还是在 float64 所能表示的最负的数处，"
+        "预测都是最左边那个键的值 0.24，而不是全部值的平均 2.22。",
     )
-    with np.errstate(over="ignore"):
-        assert np.isfinite(np.float64(1e154) ** 2)
-        assert np.isinf(np.float64(2e154) ** 2)
-    for distance in (1e153, 2e154):  # keys far apart enough not to tie
-        keys, values = np.array([0.0, distance / 10]), np.array([3.0, 5.0])
-        query = np.array([distance])
-        prediction, _ = nadaraya_watson(keys, values, query, bandwidth=1.0)
-        assert prediction[0] == 5.0  # the nearest key's value, either way
-        model = NadarayaWatsonRegressor(1.0)
-        with torch.no_grad():
-            out, _ = model(
-                torch.tensor(query),
-                torch.tensor(keys[None]),
-                torch.tensor(values[None]),
-            )
-        assert out.item() == 5.0
+    assert DATA.x_train.min() >= 0 and DATA.x_train.max() < 5
+    assert np.unique(np.abs(-1e17 - DATA.x_train)).size == 1  # every key ties
+    assert np.unique(np.abs(-1e15 - DATA.x_train)).size > 1  # not yet
+    assert round(DATA.y_train.mean(), 2) == 2.22
+    leftmost = DATA.y_train[np.argmin(DATA.x_train)]
+    assert round(leftmost, 2) == 0.24
+    queries = np.array([-1e17, -np.finfo(float).max])
+    prediction, _ = nadaraya_watson(DATA.x_train, DATA.y_train, queries)
+    np.testing.assert_array_equal(prediction, leftmost)
 
 
 def test_the_h1_gaussian_fit_is_biased_to_about_1_6_at_x_0():
