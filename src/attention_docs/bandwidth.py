@@ -7,6 +7,7 @@ other training pairs, with :func:`~attention_docs.pooling.leave_one_out`;
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -94,16 +95,55 @@ def cv_bandwidth(
     def error(log_h: float) -> float:
         return float(loo_cv_error(x_train, y_train, [np.exp(log_h)], kernel=kernel)[0])
 
+    return float(np.exp(_golden_section(error, a, b, tol)))
+
+
+def basin_boundary(x_train: np.ndarray, y_train: np.ndarray) -> float:
+    """Where the Gaussian training loss over w = 1/h peaks between 0 and 1/h_cv.
+
+    The loss L(w) = n·CV(1/|w|) is even in w. When CV(h) falls again for very
+    wide bandwidths, towards its h → ∞ value (the leave-one-out mean), L has a
+    local minimum at w = 0, average pooling, and this peak separates its basin
+    from that of 1/h_cv: gradient descent with small enough steps from a
+    start between 0 and the peak ends at w = 0, from a start beyond it at
+    1/h_cv. A grid of 200 steps over (0, 1/h_cv] brackets the peak, and a
+    golden-section search on the exact loss refines it.
+
+    Parameters:
+        x_train: Training inputs, shape (n_train,).
+        y_train: Training targets, shape (n_train,).
+
+    Returns:
+        The w of the peak; 0.0 when the loss only falls from w = 0 to 1/h_cv
+        (w = 0 is then no minimum, on the grid's resolution).
+    """
+    w_cv = 1 / cv_bandwidth(x_train, y_train)
+    grid = np.linspace(0, w_cv, 201)  # (201,); grid[0] = 0 is average pooling
+
+    def loss(w: float) -> float:  # -CV(1/w), to minimise
+        return -float(loo_cv_error(x_train, y_train, [1 / w])[0])
+
+    top = int(np.argmin([loss(w) for w in grid[1:]])) + 1
+    if top == 1:
+        return 0.0
+    upper = grid[min(top + 1, grid.size - 1)]
+    return float(_golden_section(loss, grid[top - 1], upper, 1e-12))
+
+
+def _golden_section(
+    function: Callable[[float], float], a: float, b: float, tol: float
+) -> float:
+    """A local minimiser of ``function`` in [a, b], to a bracket narrower than tol."""
     ratio = (np.sqrt(5) - 1) / 2
     c, d = b - ratio * (b - a), a + ratio * (b - a)
-    fc, fd = error(c), error(d)
+    fc, fd = function(c), function(d)
     while b - a > tol:
         if fc < fd:
             b, d, fd = d, c, fc
             c = b - ratio * (b - a)
-            fc = error(c)
+            fc = function(c)
         else:
             a, c, fc = c, d, fd
             d = a + ratio * (b - a)
-            fd = error(d)
-    return float(np.exp((a + b) / 2))
+            fd = function(d)
+    return (a + b) / 2

@@ -43,6 +43,7 @@ def curves(
     xticks: Sequence[float] = (),
     lang: str = "en",
     size: tuple[float, float] = (4.8, 3.0),
+    zoom: tuple[float, float] | None = None,
 ) -> Figure:
     """Plot one or more curves against a shared x, with labelled vertical marks.
 
@@ -63,6 +64,8 @@ def curves(
         xticks: Positions of labelled x ticks, instead of the automatic ones.
         lang: Language of the text, which decides the fonts.
         size: Figure width and height, in inches.
+        zoom: An x range to show again, enlarged, in a second panel on the
+            right (its y range fitted to the curves there).
 
     Returns:
         The figure.
@@ -70,29 +73,46 @@ def curves(
     x = finite_array("x", x, 1)
     if not series:
         raise ValueError("series must hold at least one (label, y) pair")
+    ys = [finite_array(f"series {label!r}", y, 1) for label, y in series]
+    for (label, _), y in zip(series, ys, strict=True):
+        if y.shape != x.shape:
+            raise ValueError(f"series {label!r} has shape {y.shape}, x {x.shape}")
     with figure_style(lang):
         fig = Figure(figsize=size, layout="constrained")
-        ax = fig.subplots()
-        for index, (label, y) in enumerate(series):
-            y = finite_array(f"series {label!r}", y, 1)
-            if y.shape != x.shape:
-                raise ValueError(f"series {label!r} has shape {y.shape}, x {x.shape}")
-            style = styles[index] if index < len(styles) else "-"
-            props: _LineProps = (
-                {"color": colours[index]} if index < len(colours) else {}
-            )
-            ax.plot(x, y, style, label=label, **props)
-        numbers: list[_StepNumber] = []
-        for index, (label, path_x, path_y) in enumerate(paths):
-            colour = DATA_COLOURS[(index + 1) % len(DATA_COLOURS)]
-            numbers += _draw_path(ax, label, path_x, path_y, colour)
-        _number_steps(ax, numbers)
-        _draw_marks(ax, marks)
-        ax.set(xlabel=xlabel, ylabel=ylabel)
-        _set_scales(ax, log_x=log_x, log_y=log_y, xticks=xticks)
+        axes = [fig.subplots()] if zoom is None else list(fig.subplots(1, 2))
+        for ax in axes:
+            for index, ((label, _), y) in enumerate(zip(series, ys, strict=True)):
+                style = styles[index] if index < len(styles) else "-"
+                props: _LineProps = (
+                    {"color": colours[index]} if index < len(colours) else {}
+                )
+                ax.plot(x, y, style, label=label, **props)
+            numbers: list[_StepNumber] = []
+            for index, (label, path_x, path_y) in enumerate(paths):
+                colour = DATA_COLOURS[(index + 1) % len(DATA_COLOURS)]
+                numbers += _draw_path(ax, label, path_x, path_y, colour)
+            _number_steps(ax, numbers)
+            _draw_marks(ax, marks)
+            ax.set(xlabel=xlabel, ylabel=ylabel)
+            _set_scales(ax, log_x=log_x, log_y=log_y, xticks=xticks)
+        if zoom is not None:
+            _zoom(axes[1], x, ys, zoom)
         if len(series) + len(marks) + len(paths) > 1:
-            ax.legend(fontsize=7, framealpha=0.9, edgecolor="none")
+            axes[0].legend(fontsize=7, framealpha=0.9, edgecolor="none")
     return fig
+
+
+def _zoom(
+    ax: Axes, x: np.ndarray, ys: list[np.ndarray], zoom: tuple[float, float]
+) -> None:
+    """Show only x in ``zoom``, with the y range of the curves there."""
+    inside = (x >= zoom[0]) & (x <= zoom[1])
+    if not inside.any():
+        raise ValueError(f"zoom {zoom} holds none of the x values")
+    low = min(float(y[inside].min()) for y in ys)
+    high = max(float(y[inside].max()) for y in ys)
+    margin = 0.08 * (high - low) or 1.0
+    ax.set(xlim=zoom, ylim=(low - margin, high + margin), ylabel="")
 
 
 def _draw_marks(ax: Axes, marks: Sequence[tuple[float, str]]) -> None:

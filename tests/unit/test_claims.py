@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from attention_docs import KERNELS, figures, make_dataset, nadaraya_watson
-from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
+from attention_docs.bandwidth import basin_boundary, cv_bandwidth, loo_cv_error
 from attention_docs.data import true_class_probabilities
 from attention_docs.figures import explorables
 from attention_docs.model import NadarayaWatsonRegressor, leave_one_out_pairs, train
@@ -328,9 +328,79 @@ def test_the_gaussian_cv_curve_has_one_minimum_and_the_epanechnikov_many():
     assert local_minima(epanechnikov) > 5
 
 
+def test_the_loss_has_two_basins_whose_boundary_is_near_w_0_155():
+    """'On this data w = 0 is also a local minimum. ... CV(h) peaks near
+    h ≈ 6.4 ... the peak between them, at w ≈ 0.155, is their boundary. ...
+    the bump is less than 0.1 high. With the learning rate 0.05, a start below
+    the boundary slides down to w = 0 ...; a start above it reaches 1/h_cv.
+    With 0.5, a start below the boundary overshoots w = 0 at every step,
+    because near 0 the curvature of L times the rate exceeds 2, and it ends at
+    the mirror minimum ... about one seed in six starts below the boundary.'
+    (parametric-attention-pooling, What the learned bandwidth is)"""
+    page = "parametric-attention-pooling"
+    assert_stated(
+        page,
+        en="On this data $w = 0$ is also a local minimum.",
+        zh="在这组数据上，$w = 0$ 还是一个局部极小值点。",
+    )
+    assert_stated(
+        page,
+        en="$\\mathrm{CV}(h)$ peaks near $h \\approx 6.4$",
+        zh="$\\mathrm{CV}(h)$ 在 $h \\approx 6.4$ 附近达到一个峰值",
+    )
+    assert_stated(
+        page,
+        en="at $w \\approx 0.155$, is their boundary",
+        zh="两者之间的峰值点 $w \\approx 0.155$ 就是它们的分界",
+    )
+    assert_stated(page, en="the bump is less than 0.1 high", zh="那里的隆起还不到 0.1")
+    assert_stated(
+        page,
+        en="With the learning rate 0.05, a start below the boundary slides down "
+        "to $w = 0$",
+        zh="学习率为 0.05 时，从分界以下出发，$w$ 会滑向 0",
+    )
+    assert_stated(
+        page,
+        en="With 0.5, a start below the boundary is thrown across $w = 0$ and "
+        "out of that basin, because near 0 the curvature of $L$ times the rate "
+        "exceeds 2, and it ends at the mirror minimum $-1/h_{\\mathrm{cv}}$",
+        zh="学习率为 0.5 时，从分界以下出发，$w$ 会被甩过 0、甩出这个吸引域，"
+        "因为在 0 附近，$L$ 的曲率乘以学习率大于 2；$w$ 最后停在镜像对称的最小值点 "
+        "$-1/h_{\\mathrm{cv}}$",
+    )
+    assert_stated(
+        page,
+        en="about one seed in six starts below the boundary",
+        zh="大约每六个随机种子就有一个从分界以下出发",
+    )
+    boundary = basin_boundary(DATA.x_train, DATA.y_train)
+    assert round(boundary, 3) == 0.155 and round(1 / boundary, 1) == 6.4
+    # Independently of the search: the torch loss's gradient changes sign there.
+    assert loss_and_gradient(boundary - 0.005)[1] > 0
+    assert loss_and_gradient(boundary + 0.005)[1] < 0
+    at_zero, peak = loss_and_gradient(0.0)[0], loss_and_gradient(boundary)[0]
+    assert 0 < peak - at_zero < 0.1
+    assert loss_and_gradient(0.02)[0] > at_zero  # w = 0: a local minimum
+    eps = 1e-3
+    curvature = 2 * (loss_and_gradient(eps)[0] - at_zero) / eps**2
+    assert 0.05 * curvature < 2 < 0.5 * curvature
+    w_cv = 1 / cv_bandwidth(DATA.x_train, DATA.y_train)
+    x, y = DATA.x_train, DATA.y_train
+    below = train(x, y, epochs=2000, lr=0.05, w=boundary - 0.005).ws
+    above = train(x, y, epochs=2000, lr=0.05, w=boundary + 0.005).ws
+    assert abs(below[-1]) < 1e-6 and above[-1] == pytest.approx(w_cv, rel=1e-4)
+    for start in (0.05, 0.10, boundary - 0.005):
+        fast = train(x, y, epochs=300, lr=0.5, w=start).ws
+        assert np.sum(np.diff(np.sign(fast)) != 0) == 1  # across 0, once
+        assert fast[-1] == pytest.approx(-w_cv, rel=1e-4)
+    assert abs(boundary - 1 / 6) < 0.02  # P(U < boundary) for U uniform on [0, 1)
+
+
 def test_the_long_run_reaches_the_cross_validated_bandwidth():
-    """'From a small positive w, gradient descent reaches the global
-    minimiser w = 1/h_cv if it runs long enough' and the figure marks 'the
+    """'From the default start w ≈ 0.97, above the boundary, ... gradient
+    descent reaches the global minimiser w = 1/h_cv if it runs long enough'
+    and the figure marks 'the
     bandwidth learned after five epochs and after three hundred, with the
     same learning rate' (parametric-attention-pooling, What the learned
     bandwidth is)"""
@@ -340,6 +410,14 @@ def test_the_long_run_reaches_the_cross_validated_bandwidth():
         "$w = 1/h_{\\mathrm{cv}}$ if it runs long enough",
         zh="并且训练得足够久，梯度下降就会到达全局最小值点 $w = 1/h_{\\mathrm{cv}}$",
     )
+    assert_stated(
+        "parametric-attention-pooling",
+        en="From the default start $w \\approx 0.97$, above the boundary",
+        zh="从默认起点 $w \\approx 0.97$（在分界以上）出发",
+    )
+    start = figures.trained(**figures.SHORT_RECIPE).ws[0]
+    assert round(start, 2) == 0.97
+    assert start > basin_boundary(DATA.x_train, DATA.y_train)
     assert_stated(
         "parametric-attention-pooling",
         en="after five epochs and after three hundred, with the same learning rate",

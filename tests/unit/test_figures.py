@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from attention_docs import diagrams, figures, nadaraya_watson
-from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
+from attention_docs.bandwidth import basin_boundary, cv_bandwidth, loo_cv_error
 from attention_docs.labels import label
 from attention_docs.model import train
 
@@ -340,6 +340,26 @@ def test_source_listing_of_a_method():
     assert "torch.bmm" in listing and "torch.softmax" in listing
     with pytest.raises(AttributeError):
         figures.source_listing("model.no_such_function")
+
+
+def test_loss_basins_draws_the_loss_from_w_0_with_both_basins(drawn):
+    full, zoom = drawn.loss_basins("en").axes[:2]
+    ws, losses = (full.get_lines()[0].get_xdata(), full.get_lines()[0].get_ydata())
+    n, y = DATA.y_train.size, DATA.y_train
+    assert ws[0] == 0 and ws[-1] == 8
+    # At w = 0 every key weighs the same: predict y_i by the mean of the others.
+    others_mean = (y.sum() - y) / (n - 1)
+    assert losses[0] == pytest.approx(np.sum((y - others_mean) ** 2), rel=1e-12)
+    np.testing.assert_allclose(
+        losses[1:], n * loo_cv_error(DATA.x_train, y, 1 / ws[1:]), rtol=1e-12
+    )
+    marks = {ln.get_label(): ln.get_xdata()[0] for ln in full.get_lines()[1:]}
+    peak = ws[np.argmax(np.where(ws < 1, losses, -np.inf))]
+    assert marks["w = 1/h_cv"] == pytest.approx(1 / cv_bandwidth(DATA.x_train, y))
+    boundary = marks[label("w_boundary", "en", w=basin_boundary(DATA.x_train, y))]
+    assert abs(boundary - peak) <= 0.005  # the fine grid's step
+    assert losses[0] < losses[np.searchsorted(ws, boundary)]  # w = 0: a minimum
+    assert zoom.get_xlim() == (0.0, 0.4)
 
 
 def test_gradient_descent_path_draws_each_iterate_on_the_cv_curve(drawn):

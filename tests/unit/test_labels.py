@@ -73,6 +73,7 @@ SAME_IN_BOTH = {
     "dot_product_scores_title",
     "fixed_h",
     "cv_h",
+    "w_cv",
     "rate",
     "epanechnikov",
     "summary_h",

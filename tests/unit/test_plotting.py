@@ -201,3 +201,26 @@ def test_curves_reject_a_path_whose_x_and_y_differ():
             xlabel="x",
             ylabel="y",
         )
+
+
+def test_curves_zoom_shows_a_range_again_enlarged():
+    x = np.linspace(0, 8, 161)
+    y = np.where(x < 1, 65 + x * (0.3 - x), 20 + 0.1 * x)  # a small bump, then low
+    fig = curves(
+        x,
+        [("loss", y)],
+        xlabel="w",
+        ylabel="L",
+        marks=[(0.15, "peak")],
+        zoom=(0.0, 0.4),
+    )
+    full, zoom = fig.axes
+    assert zoom.get_xlim() == (0.0, 0.4)
+    low, high = zoom.get_ylim()
+    inside = y[x <= 0.4]
+    assert low < inside.min() < inside.max() < high  # the bump fills the panel
+    assert high - low < 0.2 * (y.max() - y.min())
+    assert [ln.get_label() for ln in zoom.get_lines()] == ["loss", "peak"]
+    assert full.get_legend() is not None and zoom.get_legend() is None
+    with pytest.raises(ValueError, match="holds none of the x values"):
+        curves(x, [("loss", y)], xlabel="w", ylabel="L", zoom=(9.0, 10.0))

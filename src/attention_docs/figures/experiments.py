@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..bandwidth import cv_bandwidth, loo_cv_error
+from ..bandwidth import basin_boundary, cv_bandwidth, loo_cv_error
 from ..data import make_dataset
 from ..kernels import KERNELS
 from ..pooling import nadaraya_watson
@@ -105,6 +105,36 @@ def cv_curve() -> tuple[np.ndarray, np.ndarray]:
     data = chapter_data()
     bandwidths = np.geomspace(*CV_GRID)
     return bandwidths, loo_cv_error(data.x_train, data.y_train, bandwidths)
+
+
+# The training loss over w: a fine grid near w = 0, a coarse one beyond, and
+# the enlarged range near 0 where the basin boundary lies.
+LOSS_W_GRID = (0.4, 8.0)
+
+
+def loss_over_w() -> tuple[np.ndarray, np.ndarray]:
+    """The training loss L(w) = n·CV(1/|w|) of :func:`chapter_data`, from w = 0.
+
+    At w = 0 the bandwidth is infinite: every key gets the same weight, so
+    L(0) is the constant kernel's leave-one-out loss (average pooling).
+
+    Returns:
+        The values of w, from 0 to 8, and the loss at each.
+    """
+    data = chapter_data()
+    near, far = LOSS_W_GRID
+    ws = np.concatenate([np.linspace(0, near, 81), np.linspace(near, far, 153)[1:]])
+    n = data.x_train.size
+    losses = n * loo_cv_error(data.x_train, data.y_train, 1 / ws[1:])
+    at_zero = n * loo_cv_error(data.x_train, data.y_train, [1.0], kernel="constant")
+    return ws, np.concatenate([at_zero, losses])
+
+
+@functools.cache
+def loss_basin_boundary() -> float:
+    """:func:`~attention_docs.bandwidth.basin_boundary` of the chapter's data."""
+    data = chapter_data()
+    return basin_boundary(data.x_train, data.y_train)
 
 
 def compared_bandwidth(kernel: str, std: float) -> float:

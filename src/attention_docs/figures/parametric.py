@@ -20,11 +20,14 @@ from .experiments import (
     DOT_PRODUCT_BANDWIDTH,
     DOT_PRODUCT_DIMENSIONS,
     LONG_RECIPE,
+    LOSS_W_GRID,
     SHORT_RECIPE,
     SLOW_RECIPE,
     chapter_data,
     cv_curve,
     gaussian_and_dot_product_weights,
+    loss_basin_boundary,
+    loss_over_w,
     trained,
 )
 from .panels import fit_drawing, html_table, weights_drawing
@@ -106,6 +109,36 @@ def cv_bandwidth_curve(lang: str = "en") -> Drawing:
         size=(5.2, 3.0),
     )
     return Drawing(fig, label("cv_alt", lang))
+
+
+def loss_basins(lang: str = "en") -> Drawing:
+    """The training loss over w from w = 0: two basins and the peak between them.
+
+    Marked: 1/h_cv, the basin boundary
+    (:func:`~attention_docs.bandwidth.basin_boundary`) and the default start;
+    the right panel enlarges the range near w = 0 where the boundary lies.
+    """
+    data = chapter_data()
+    ws, losses = loss_over_w()
+    w_cv = 1 / cv_bandwidth(data.x_train, data.y_train)
+    boundary = loss_basin_boundary()
+    start = trained(**SHORT_RECIPE).ws[0]
+    fig = curves(
+        ws,
+        [(label("loss", lang), losses)],
+        marks=[
+            (w_cv, label("w_cv", lang)),
+            (boundary, label("w_boundary", lang, w=boundary)),
+            (start, label("w_start", lang, w=start)),
+        ],
+        xlabel=label("w_axis", lang),
+        ylabel=label("loss", lang),
+        lang=lang,
+        size=(6.4, 3.0),
+        zoom=(0.0, LOSS_W_GRID[0]),
+    )
+    alt = label("basins_alt", lang, w_cv=w_cv, boundary=boundary, at_zero=losses[0])
+    return Drawing(fig, alt)
 
 
 def gradient_descent_path(lang: str = "en") -> Drawing:

@@ -17,6 +17,10 @@ LABELS: dict[str, str] = {
     "loo_error": "Leave-one-out error CV(h)",
     "h_cv": "h selected by cross-validation",
     "h_learned": "learned h, {epochs} epochs",
+    "w_axis": "Scale w = 1/h",
+    "w_cv": "w = 1/h_cv",
+    "w_boundary": "basin boundary, w = {w:.3f}",
+    "w_start": "default start, w = {w:.2f}",
     "kernel_value": "K(u)",
     "u": "u",
     # titles
@@ -140,6 +144,12 @@ LABELS: dict[str, str] = {
     "cv_alt": (
         "Leave-one-out error against bandwidth on a log scale, with the "
         "bandwidth chosen by cross-validation and the learned bandwidths marked."
+    ),
+    "basins_alt": (
+        "The training loss against w from 0 to 8, and from 0 to 0.4 enlarged "
+        "on the right. It is lowest at w = 1/h_cv = {w_cv:.2f}. Near 0 it first "
+        "rises, from {at_zero:.2f} at w = 0 (average pooling) to a low peak at "
+        "w = {boundary:.3f}, so w = 0 is a local minimum too."
     ),
     # gradient descent on CV(h)
     "gd_path": "{epochs} epochs, learning rate {lr:g}",

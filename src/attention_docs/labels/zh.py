@@ -20,6 +20,10 @@ LABELS: dict[str, str] = {
     "loo_error": "留一法误差 CV(h)",
     "h_cv": "交叉验证选出的 h",
     "h_learned": "训练 {epochs} 个迭代周期学到的 h",
+    "w_axis": "尺度 w = 1/h",
+    "w_cv": "w = 1/h_cv",
+    "w_boundary": "两个吸引域的分界，w = {w:.3f}",
+    "w_start": "默认起点，w = {w:.2f}",
     "kernel_value": "K(u)",
     "u": "u",
     "average_pooling": "平均汇聚",
@@ -123,6 +127,12 @@ LABELS: dict[str, str] = {
     "cv_alt": (
         "留一法误差随带宽变化的曲线（对数坐标），"
         "并标出交叉验证选出的带宽和训练学到的带宽。"
+    ),
+    "basins_alt": (
+        "训练损失随 w 变化的曲线：左图 w 从 0 到 8，右图放大 0 到 0.4 一段。"
+        "损失在 w = 1/h_cv = {w_cv:.2f} 处最小。在 0 附近，它先从 w = 0（平均汇聚）"
+        "处的 {at_zero:.2f} 升到 w = {boundary:.3f} 处一个不高的峰，"
+        "所以 w = 0 也是一个局部极小值点。"
     ),
     "gd_path": "{epochs} 个迭代周期，学习率 {lr:g}",
     "gd_alt": (
