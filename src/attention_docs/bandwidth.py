@@ -95,7 +95,7 @@ def cv_bandwidth(
     def error(log_h: float) -> float:
         return float(loo_cv_error(x_train, y_train, [np.exp(log_h)], kernel=kernel)[0])
 
-    return float(np.exp(_golden_section(error, a, b, tol)))
+    return float(np.exp(golden_section(error, a, b, tol)))
 
 
 def basin_boundary(x_train: np.ndarray, y_train: np.ndarray) -> float:
@@ -127,13 +127,23 @@ def basin_boundary(x_train: np.ndarray, y_train: np.ndarray) -> float:
     if top == 1:
         return 0.0
     upper = grid[min(top + 1, grid.size - 1)]
-    return float(_golden_section(loss, grid[top - 1], upper, 1e-12))
+    return float(golden_section(loss, grid[top - 1], upper, 1e-12))
 
 
-def _golden_section(
+def golden_section(
     function: Callable[[float], float], a: float, b: float, tol: float
 ) -> float:
-    """A local minimiser of ``function`` in [a, b], to a bracket narrower than tol."""
+    """A local minimiser of ``function`` in [a, b], by golden-section search.
+
+    Parameters:
+        function: The function to minimise.
+        a: Lower end of the bracket.
+        b: Upper end of the bracket.
+        tol: Width of the final bracket, whose middle is returned.
+
+    Returns:
+        The middle of the final bracket.
+    """
     ratio = (np.sqrt(5) - 1) / 2
     c, d = b - ratio * (b - a), a + ratio * (b - a)
     fc, fd = function(c), function(d)
