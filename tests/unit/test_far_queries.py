@@ -11,8 +11,10 @@ import pytest
 import torch
 
 from attention_docs import figures, nadaraya_watson
+from attention_docs.data import make_dataset_2d
 from attention_docs.kernels import get_kernel
 from attention_docs.model import NadarayaWatsonRegressor, predict, train
+from attention_docs.smoothers import nadaraya_watson_nd
 
 DATA = figures.chapter_data()
 BIGGEST = float(np.finfo(float).max)
@@ -150,3 +152,49 @@ def test_the_training_gradient_is_unchanged_by_the_shift():
     model_loss.backward()
     assert model_loss.item() == pytest.approx(loss.item(), rel=1e-12)
     assert model.w.grad.item() == pytest.approx(grad.item(), rel=1e-10)
+
+
+def nearest_value_nd(keys, values, query, widths):
+    """Mean value over the keys exactly nearest in the scaled distance."""
+    distances = [
+        sum(
+            ((Fraction(q) - Fraction(k)) / Fraction(w)) ** 2
+            for q, k, w in zip(query, key, widths, strict=True)
+        )
+        for key in keys
+    ]
+    nearest = min(distances)
+    return float(
+        np.mean([v for v, d in zip(values, distances, strict=True) if d == nearest])
+    )
+
+
+@pytest.mark.parametrize(
+    ("widths", "queries"),
+    [
+        ((0.3, 0.5), [[1e17, 2.0], [-1e300, -1e300], [2.0, -1e17], [1e300, -3e299]]),
+        ((1.0, 1.0), [[BIGGEST, 0.0], [-BIGGEST, BIGGEST], [1e17, 1e17]]),
+    ],
+)
+def test_a_far_query_with_two_inputs_gets_its_nearest_keys_value(widths, queries):
+    data = make_dataset_2d()
+    queries = np.array(queries)
+    predictions = nadaraya_watson_nd(
+        data.x_train, data.y_train, queries, bandwidths=widths
+    )
+    expected = [
+        nearest_value_nd(data.x_train, data.y_train, q, widths) for q in queries
+    ]
+    np.testing.assert_array_equal(predictions, expected)
+
+
+def test_two_inputs_in_the_ordinary_regime_match_the_formula():
+    rng = np.random.default_rng(5)
+    keys, values = rng.uniform(0, 5, (40, 2)), rng.normal(size=40)
+    queries = rng.uniform(-10, 15, (30, 2))
+    widths = np.array([0.4, 1.5])
+    predictions = nadaraya_watson_nd(keys, values, queries, bandwidths=widths)
+    for query, prediction in zip(queries, predictions, strict=True):
+        logs = [-0.5 * np.sum(((query - k) / widths) ** 2) for k in keys]
+        weights = np.exp(np.array(logs) - max(logs))
+        assert prediction == pytest.approx(weights @ values / weights.sum(), rel=1e-12)
