@@ -16,7 +16,7 @@ import numpy as np
 
 from .checks import as_vector, check_bandwidth
 from .kernels import get_kernel
-from .nearest import nearest_keys
+from .nearest import nearest_key, nearest_keys
 
 # Largest number of (query, key) pairs handled at once; bounds temporary memory
 # to a few hundred MB however many queries and keys there are.
@@ -72,14 +72,17 @@ def _weights_block(
     (query, key) pairs that get no weight. Work is done in place on one
     (n_query, n_train) array, ``out`` if given, to keep memory and time low.
     """
-    if kernel == "gaussian":
-        nearest = nearest_keys(x_train, x_query, exclude)[0][:, None]  # (n_q, 1)
+    if kernel == "gaussian":  # its nearest key scores 0, the row's maximum
+        nearest = nearest_key(x_train, x_query, exclude)[:, None]  # (n_q, 1)
         scores = _gaussian_log_weights(x_train, x_query, nearest, bandwidth, out)
-    else:
-        scores = np.subtract(x_query[:, None], x_train[None, :], out=out)
-        with np.errstate(over="ignore", invalid="ignore"):
-            scores /= bandwidth
-            scores = get_kernel(kernel).log_function(scores)
+        if exclude is not None:
+            scores[exclude] = -np.inf
+        weights = np.exp(scores, out=scores)
+        return weights, weights.sum(axis=1)
+    scores = np.subtract(x_query[:, None], x_train[None, :], out=out)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores /= bandwidth
+        scores = get_kernel(kernel).log_function(scores)
     if exclude is not None:
         scores[exclude] = -np.inf
     top = scores.max(axis=1, keepdims=True)  # (n_query, 1)
@@ -102,14 +105,16 @@ def _gaussian_log_weights(
 ) -> np.ndarray:
     """Gaussian log-weights relative to each row's nearest key: all at most 0."""
     scores = np.subtract(x_train[None, :], nearest, out=out)  # k - k*
-    same = scores == 0  # the nearest key and its duplicates
     with np.errstate(over="ignore", invalid="ignore"):
         scores /= bandwidth
-        reach = (x_query[:, None] - x_train[None, :]) / bandwidth / 2
+        reach = np.subtract(x_query[:, None], x_train[None, :])  # (n_q, n_k)
+        reach /= bandwidth
+        reach /= 2
         reach += (x_query[:, None] - nearest) / bandwidth / 2
         scores *= reach  # -inf where the product overflows
-    scores[same] = 0.0  # not 0 * inf
-    return np.minimum(scores, 0.0, out=scores)  # rounding cannot lift a key
+    # At most 0: rounding cannot lift a key above the nearest, and fmin turns
+    # the nearest key's 0 * inf (a query too far for (x - k)/h) into 0.
+    return np.fmin(scores, 0.0, out=scores)
 
 
 def _pool(weights: np.ndarray, totals: np.ndarray, values: np.ndarray) -> np.ndarray:
