@@ -17,7 +17,7 @@ from attention_docs_site.execute.notebooks import (
     write_notebook_zips,
 )
 from attention_docs_site.markdown.api_links import link_library_calls
-from attention_docs_site.page.mathml import latex_to_mathml, render_math
+from attention_docs_site.markdown.mathml import latex_to_mathml
 from attention_docs_site.page.meta import describe_page
 from attention_docs_site.page.notebook_pages import (
     check_notebook_rendered,
@@ -44,15 +44,52 @@ from attention_docs_site.upstream.material_html import (
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 
 
-def test_inline_and_block_formulas_become_mathml():
-    html = (
-        '<p>Weights <span class="arithmatex">\\(\\alpha_{ij}\\)</span> sum to one:</p>'
-        '<div class="arithmatex">\\[\\sum_{j} \\alpha_{ij} = 1\\]</div>'
+def _markdown(text):
+    import markdown
+
+    return markdown.markdown(
+        text,
+        extensions=[
+            "attr_list",
+            "pymdownx.arithmatex",
+            "attention_docs_site.markdown.mathml",
+            "pymdownx.superfences",
+        ],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
     )
-    out = render_math(html)
-    assert "arithmatex" not in out and "\\alpha" not in out
-    assert out.count("<math") == 2
-    assert 'display="inline"' in out and 'display="block"' in out
+
+
+def test_inline_and_display_formulas_become_mathml_in_markdown():
+    out = _markdown(
+        "Weights $\\alpha_{ij} < 1$ sum to one, *and* \\(x\\) too:\n\n"
+        "$$\n\\sum_{j} \\alpha_{ij} = 1 \\quad a < b\n$$\n"
+    )
+    inline = latex_to_mathml("\\alpha_{ij} &lt; 1", display=False)
+    block = latex_to_mathml(
+        "\n\\sum_{j} \\alpha_{ij} = 1 \\quad a &lt; b\n", display=True
+    )
+    assert out == (
+        f"<p>Weights {inline} sum to one, <em>and</em> "
+        f"{latex_to_mathml('x', display=False)} too:</p>\n"
+        f'<div class="ad-math" tabindex="0">{block}</div>'
+    )
+    assert "arithmatex" not in out
+
+
+def test_math_in_code_is_left_alone():
+    out = _markdown("Code `$x$` and `\\(y\\)`:\n\n```text\n$$z$$ and $w$\n```\n")
+    assert "<math" not in out
+    assert "<code>$x$</code>" in out and "<code>\\(y\\)</code>" in out
+    assert "$$z$$ and $w$" in out
+
+
+def test_an_empty_formula_in_markdown_fails():
+    with pytest.raises(ValueError, match="empty formula"):
+        _markdown("Math: \\( \\) here.")
+
+
+def test_a_paragraph_of_one_inline_formula_stays_a_paragraph():
+    assert _markdown("$x$") == f"<p>{latex_to_mathml('x', display=False)}</p>"
 
 
 def test_mathml_content_is_the_formula():
@@ -67,11 +104,6 @@ def test_html_escaped_source_is_unescaped_first():
     root = ET.fromstring(latex_to_mathml("a &lt; b", display=False))
     assert [el.text for el in root.iter(f"{MATHML}mo")] == ["<"]
     assert [el.text for el in root.iter(f"{MATHML}mi")] == ["a", "b"]
-
-
-def test_text_without_math_is_unchanged():
-    html = "<p>No math here, only $5 and \\(text\\).</p>"
-    assert render_math(html) == html
 
 
 def test_empty_formula_is_an_error():
@@ -89,9 +121,7 @@ def test_hook_names_the_page(tmp_path):
     plugin = AttentionDocsPlugin()
     plugin.editions = read_editions(ROOT / "mkdocs.yml")
     with pytest.raises(ValueError, match="chapter.md"):
-        plugin.on_page_content(
-            '<div class="arithmatex">\\[\\]</div>', page=page, config=config
-        )
+        plugin.on_page_content('<p>{ "nbformat": 4 }</p>', page=page, config=config)
 
 
 NOTEBOOK_HTML = """<script>clipboard helper</script>
@@ -333,6 +363,10 @@ def test_description_is_the_first_paragraph_without_markup_or_footnotes():
     chinese = SimpleNamespace(meta={})
     describe_page(chinese, "<p>" + "注意力" * 40 + "</p>", limit=50)
     assert chinese.meta["description"] == ("注意力" * 40)[:50] + "…"
+    math = SimpleNamespace(meta={})
+    formula = latex_to_mathml("w = 1/h", display=False)
+    describe_page(math, f"<p>Learn {formula} from the data.</p>")
+    assert math.meta["description"] == "Learn w=1/h from the data."  # no LaTeX
     kept = SimpleNamespace(meta={"description": "Set by the author."})
     describe_page(kept, "<p>Other text.</p>")
     assert kept.meta["description"] == "Set by the author."

@@ -1,7 +1,7 @@
 """A page's HTML, from what Python-Markdown or mkdocs-jupyter made to what is written.
 
 :func:`page_content` takes a page's body (MkDocs's ``on_page_content``): the
-translation notice, math as MathML, a notebook slimmed with its download
+translation notice, a notebook slimmed (its math as MathML) with its download
 links, the tooltips in the page's language, and the body marked as written in
 the default language when the edition serves it untranslated.
 :func:`page_output` takes the whole page (``on_post_page``): the edition's
@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 from attention_docs_site.execute.notebooks import notebook_name, write_notebook
-from attention_docs_site.page.mathml import render_math
 from attention_docs_site.page.meta import (
     describe_page,
     edition_data,
@@ -74,7 +73,7 @@ def page_content(
             rename_toc(page.toc, ids)
             body = rename_headings(slim_notebook(html), ids)
             return notice + link + in_its_language(body, page, edition, editions)
-        html = edition_downloads(render_math(html), page.url, edition)
+        html = edition_downloads(html, page.url, edition)
         html = mark_code_annotations(html)
         return notice + in_its_language(html, page, edition, editions)
     except TranslationError:
