@@ -13,6 +13,7 @@ page's ``.ipynb`` download beside it.
 - ``notebook_pages``: notebook pages slimmed, their headings as on other
   pages; ``notebook_setup``: the downloads' setup cell and the "Run it
   yourself" box;
-- ``polish``: the head, the theme's markup (through ``upstream``) and blank
-  lines.
+- ``polish``: the page as written, in one walk over its tags
+  (``html_walk``): the head, the theme's markup (``upstream/material_page``)
+  and blank lines.
 """
