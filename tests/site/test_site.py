@@ -689,9 +689,13 @@ def test_the_explorables_module_is_fetched_late_and_still_a_module():
 
 
 def test_an_empty_tabindex_is_dropped_and_a_real_one_kept():
-    page = '<label for="a" tabindex="">A</label><label for="b" tabindex="0">B</label>'
+    page = (
+        '<label class="md-nav__link" for="a" tabindex="">A</label>'
+        '<label class="md-nav__link" for="b" tabindex="0">B</label>'
+    )
     assert edit(page, EmptyTabindex()) == (
-        '<label for="a">A</label><label for="b" tabindex="0">B</label>'
+        '<label class="md-nav__link" for="a">A</label>'
+        '<label class="md-nav__link" for="b" tabindex="0">B</label>'
     )
 
 

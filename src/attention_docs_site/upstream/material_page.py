@@ -94,11 +94,15 @@ class EmptyTabindex(Handler):
     """Drop ``tabindex=""``: not a number, so invalid HTML, and ignored.
 
     Only the labels of navigation sections have it: a page with such a label
-    (``li.md-nav__item--section``, its ``input``, then ``label.md-nav__link``)
-    and no empty tabindex means Material changed.
+    (``li.md-nav__item--section``, its ``input.md-nav__toggle``, then
+    ``label.md-nav__link``) and no empty tabindex means Material changed.
     """
 
-    names = {"li": "md-nav__item--section", "input": "", "label": ""}
+    names = {
+        "li": "md-nav__item--section",
+        "input": "md-nav__toggle",
+        "label": "md-nav__link",
+    }
 
     def __init__(self) -> None:
         self.empty: list[Tag] = []
@@ -229,19 +233,17 @@ class EditionBase(Handler):
     it as a folder).
     """
 
-    names = {"script": ""}
+    names = {"script": "__config"}
 
     def __init__(self, language: str) -> None:
         self.language = language
         self.configs: list[tuple[int, int]] = []  # from <script> to </script>
-        self._open: int | None = None
 
     def tag(self, tag: Tag, page: str) -> None:  # noqa: D102 (Handler's)
-        if not tag.closing and tag.attrs.get("id") == "__config":
-            self._open = tag.start
-        elif tag.closing and self._open is not None:
-            self.configs.append((self._open, tag.start))
-            self._open = None
+        if tag.attrs.get("id") == "__config":
+            # A script's text ends at its first "</script" (raw text).
+            end = page.find("</script", tag.end)
+            self.configs.append((tag.start, end if end >= 0 else len(page)))
 
     def changes(self, page: str) -> Iterable[Change]:  # noqa: D102 (Handler's)
         if not EDITION_BASE.require(len(self.configs) == 1, "no one __config"):
