@@ -3,6 +3,7 @@ import re
 import time
 import xml.etree.ElementTree as ET
 import zipfile
+from html.parser import HTMLParser
 from types import SimpleNamespace
 
 import nbformat
@@ -16,8 +17,9 @@ from attention_docs_site.execute.notebooks import (
     write_notebook,
     write_notebook_zips,
 )
+from attention_docs_site.html_walk import RAW_TEXT, Handler, walk
 from attention_docs_site.markdown.api_links import link_library_calls
-from attention_docs_site.page.mathml import latex_to_mathml, render_math
+from attention_docs_site.markdown.mathml import latex_to_mathml
 from attention_docs_site.page.meta import describe_page
 from attention_docs_site.page.notebook_pages import (
     check_notebook_rendered,
@@ -28,31 +30,73 @@ from attention_docs_site.page.notebook_pages import (
     rename_toc,
     slim_notebook,
 )
-from attention_docs_site.page.polish import collapse_blank_lines
+from attention_docs_site.page.polish import polish_page
 from attention_docs_site.plugin import AttentionDocsPlugin
 from attention_docs_site.site.search_split import split_search_index
 from attention_docs_site.upstream.guard import UpstreamChanged as ThemeMarkupChanged
-from attention_docs_site.upstream.material_html import (
-    drop_api_style_sheet,
-    drop_empty_tabindex,
-    drop_language_alternates,
-    edition_base,
-    fetch_explorables_late,
-    label_search_dialog,
+from attention_docs_site.upstream.material_html import fetch_explorables_late
+from attention_docs_site.upstream.material_page import (
+    ApiStyleSheet,
+    EditionBase,
+    EmptyTabindex,
+    LanguageAlternates,
+    SearchLabel,
 )
 
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 
 
-def test_inline_and_block_formulas_become_mathml():
-    html = (
-        '<p>Weights <span class="arithmatex">\\(\\alpha_{ij}\\)</span> sum to one:</p>'
-        '<div class="arithmatex">\\[\\sum_{j} \\alpha_{ij} = 1\\]</div>'
+def edit(page, *handlers):
+    """The page after one walk with these edits only."""
+    return walk(page, handlers)
+
+
+def _markdown(text):
+    import markdown
+
+    return markdown.markdown(
+        text,
+        extensions=[
+            "attr_list",
+            "pymdownx.arithmatex",
+            "attention_docs_site.markdown.mathml",
+            "pymdownx.superfences",
+        ],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
     )
-    out = render_math(html)
-    assert "arithmatex" not in out and "\\alpha" not in out
-    assert out.count("<math") == 2
-    assert 'display="inline"' in out and 'display="block"' in out
+
+
+def test_inline_and_display_formulas_become_mathml_in_markdown():
+    out = _markdown(
+        "Weights $\\alpha_{ij} < 1$ sum to one, *and* \\(x\\) too:\n\n"
+        "$$\n\\sum_{j} \\alpha_{ij} = 1 \\quad a < b\n$$\n"
+    )
+    inline = latex_to_mathml("\\alpha_{ij} &lt; 1", display=False)
+    block = latex_to_mathml(
+        "\n\\sum_{j} \\alpha_{ij} = 1 \\quad a &lt; b\n", display=True
+    )
+    assert out == (
+        f"<p>Weights {inline} sum to one, <em>and</em> "
+        f"{latex_to_mathml('x', display=False)} too:</p>\n"
+        f'<div class="ad-math" tabindex="0">{block}</div>'
+    )
+    assert "arithmatex" not in out
+
+
+def test_math_in_code_is_left_alone():
+    out = _markdown("Code `$x$` and `\\(y\\)`:\n\n```text\n$$z$$ and $w$\n```\n")
+    assert "<math" not in out
+    assert "<code>$x$</code>" in out and "<code>\\(y\\)</code>" in out
+    assert "$$z$$ and $w$" in out
+
+
+def test_an_empty_formula_in_markdown_fails():
+    with pytest.raises(ValueError, match="empty formula"):
+        _markdown("Math: \\( \\) here.")
+
+
+def test_a_paragraph_of_one_inline_formula_stays_a_paragraph():
+    assert _markdown("$x$") == f"<p>{latex_to_mathml('x', display=False)}</p>"
 
 
 def test_mathml_content_is_the_formula():
@@ -67,11 +111,6 @@ def test_html_escaped_source_is_unescaped_first():
     root = ET.fromstring(latex_to_mathml("a &lt; b", display=False))
     assert [el.text for el in root.iter(f"{MATHML}mo")] == ["<"]
     assert [el.text for el in root.iter(f"{MATHML}mi")] == ["a", "b"]
-
-
-def test_text_without_math_is_unchanged():
-    html = "<p>No math here, only $5 and \\(text\\).</p>"
-    assert render_math(html) == html
 
 
 def test_empty_formula_is_an_error():
@@ -89,9 +128,7 @@ def test_hook_names_the_page(tmp_path):
     plugin = AttentionDocsPlugin()
     plugin.editions = read_editions(ROOT / "mkdocs.yml")
     with pytest.raises(ValueError, match="chapter.md"):
-        plugin.on_page_content(
-            '<div class="arithmatex">\\[\\]</div>', page=page, config=config
-        )
+        plugin.on_page_content('<p>{ "nbformat": 4 }</p>', page=page, config=config)
 
 
 NOTEBOOK_HTML = """<script>clipboard helper</script>
@@ -293,17 +330,17 @@ HEAD = """<html><head>
 
 
 def test_language_alternates_leave_the_head_but_not_the_menu():
-    out = drop_language_alternates(HEAD)
+    out = edit(HEAD, LanguageAlternates())
     assert 'hreflang="en"' not in out
     assert out.count('hreflang="zh"') == 1 and 'class="md-select__link">中文' in out
     assert "rss+xml" in out and 'rel="canonical"' in out  # other links stay
 
 
 def test_search_dialog_is_named_by_its_input_label():
-    out = label_search_dialog(HEAD)
+    out = edit(HEAD, SearchLabel())
     assert 'role="dialog" aria-label="搜索"' in out
     with pytest.raises(ThemeMarkupChanged, match="search"):
-        label_search_dialog("<p>no search</p>")  # every page of the site has one
+        edit("<p>no search</p>", SearchLabel())  # every page of the site has one
 
 
 def test_a_notebook_source_not_rendered_as_a_notebook_is_refused(tmp_path):
@@ -333,6 +370,10 @@ def test_description_is_the_first_paragraph_without_markup_or_footnotes():
     chinese = SimpleNamespace(meta={})
     describe_page(chinese, "<p>" + "注意力" * 40 + "</p>", limit=50)
     assert chinese.meta["description"] == ("注意力" * 40)[:50] + "…"
+    math = SimpleNamespace(meta={})
+    formula = latex_to_mathml("w = 1/h", display=False)
+    describe_page(math, f"<p>Learn {formula} from the data.</p>")
+    assert math.meta["description"] == "Learn w=1/h from the data."  # no LaTeX
     kept = SimpleNamespace(meta={"description": "Set by the author."})
     describe_page(kept, "<p>Other text.</p>")
     assert kept.meta["description"] == "Set by the author."
@@ -378,15 +419,153 @@ def test_blank_lines_go_but_verbatim_text_stays():
     html = (
         "<div>\n    \n      <p>a\n\n   b</p>\n\n"
         "<pre><code>x\n\n    y</code></pre>\n  \n"
-        "<script>var s = 1;\n\n\n</script><code>k\n\n l</code>\n</div>"
-        '<div class="clipboard-copy-txt" id="c">a\n\nb</div>'
+        "<script>var s = '</div>\n\n\n';</script><code>k\n\n l</code>\n</div>"
+        '<div class="clipboard-copy-txt" id="c">a\n\nb</div>\n\n'
+        "<TEXTAREA>t\n\n  u</TEXTAREA>\n\n<PRE>p\n\n q</PRE><style>s\n\n{}</style>"
     )
-    assert collapse_blank_lines(html) == (
+    assert walk(html, [], collapse=True) == (
         "<div>\n<p>a\nb</p>\n"
         "<pre><code>x\n\n    y</code></pre>\n"
-        "<script>var s = 1;\n\n\n</script><code>k\n\n l</code>\n</div>"
-        '<div class="clipboard-copy-txt" id="c">a\n\nb</div>'
+        "<script>var s = '</div>\n\n\n';</script><code>k\n\n l</code>\n</div>"
+        '<div class="clipboard-copy-txt" id="c">a\n\nb</div>\n'
+        "<TEXTAREA>t\n\n  u</TEXTAREA>\n<PRE>p\n\n q</PRE><style>s\n{}</style>"
     )
+
+
+def test_a_walk_without_edits_copies_every_byte():
+    page = (
+        "<!DOCTYPE html><!-- a <b>\n\n comment --><P CLASS=x>&amp; &lt;b&gt; &#39;"
+        "<br/><svg><path d='M0 0'/>\n\n</svg><math><mi>x</mi></math>"
+        "<p>unclosed <a href=x>link</p>]]><?pi?>\r\n\ttail <"
+    )
+    assert walk(page, []) == page
+
+
+TAGS = (
+    '<!DOCTYPE html><html><HEAD><!-- <div class="c"> in a comment -->'
+    "<link rel=alternate href='a>b' hreflang=zh></head>\n<body>"
+    '<div class="md-search" data-x="1 > 0" role="dialog"><input class=q value=&amp;>'
+    "<pre><code><div>not a tag</div></code></pre><a href=x title=\"say 'hi'\">a</a>"
+    "<script>if (a < b) { x = '</div>'; }</script><br/><p>1 < 2</p>"
+    '<svg viewBox="0 0 1 1"><g><path d="M0"/></g></svg></div></body></html>'
+)
+
+
+class _Recorder(HTMLParser):
+    """The stdlib parser's tags, at their offsets (raw text read as the walk does)."""
+
+    CDATA_CONTENT_ELEMENTS = tuple(sorted(RAW_TEXT))
+
+    def __init__(self):
+        super().__init__()
+        self.tags = []
+
+    def _at(self):
+        line, column = self.getpos()
+        return sum(len(row) for row in TAGS.splitlines(True)[: line - 1]) + column
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, self._at(), False, dict(attrs)))
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag):
+        self.tags.append((tag, self._at(), True, {}))
+
+
+class _Every(Handler):
+    def __init__(self, names):
+        self.names = dict.fromkeys(names, "")
+        self.tags = []
+
+    def tag(self, tag, page):
+        self.tags.append((tag.name, tag.start, tag.closing, tag.attrs))
+
+
+def test_the_walk_finds_the_tags_the_stdlib_parser_finds():
+    reference = _Recorder()
+    reference.feed(TAGS)
+    reference.close()
+    every = _Every({name for name, *_ in reference.tags})
+    assert walk(TAGS, [every]) == TAGS
+    assert every.tags == reference.tags
+    link = {"rel": "alternate", "href": "a>b", "hreflang": "zh"}
+    assert ("link", TAGS.index("<link"), False, link) in every.tags
+
+
+def _page(**changed):
+    page = PAGE
+    for old, new in changed.values():
+        assert old in page
+        page = page.replace(old, new)
+    return page
+
+
+PAGE = """<!doctype html>
+<html lang="zh">
+  <head>
+    <meta charset="utf-8">
+    <link rel="alternate" href="../a/" hreflang="en">
+    <link rel="alternate" href="./" hreflang="zh">
+    <link rel="stylesheet" href="../assets/_mkdocstrings.css">
+
+  </head>
+  <body>
+    <div class="md-search" data-md-component="search" role="dialog">
+      <input class="md-search__input" name="query" aria-label="搜索" required>
+    </div>
+    <a href="../a/" hreflang="en" class="md-select__link">English</a>
+    <ul>
+      <li class="md-nav__item md-nav__item--section md-nav__item--nested">
+        <input class="md-nav__toggle md-toggle" type="checkbox" id="__nav_2">
+        <label class="md-nav__link" for="__nav_2" tabindex="">Chapters</label>
+      </li>
+    </ul>
+    <pre><code>a
+
+    b</code></pre>
+    <script id="__config" type="application/json">{"base": "..", "x": 1}</script>
+  </body>
+</html>
+"""
+
+
+def test_a_page_is_written_in_one_walk():
+    head = '<script id="ad-edition">{}</script>'
+    assert polish_page(PAGE, head, "zh") == (
+        '<!doctype html>\n<html lang="zh">\n<head>\n<meta charset="utf-8">\n'
+        f"</head>{head}\n".replace(f"</head>{head}", f"{head}</head>")
+        + "<body>\n"
+        '<div class="md-search" data-md-component="search" role="dialog"'
+        ' aria-label="搜索">\n'
+        '<input class="md-search__input" name="query" aria-label="搜索" required>\n'
+        "</div>\n"
+        '<a href="../a/" hreflang="en" class="md-select__link">English</a>\n<ul>\n'
+        '<li class="md-nav__item md-nav__item--section md-nav__item--nested">\n'
+        '<input class="md-nav__toggle md-toggle" type="checkbox" id="__nav_2">\n'
+        '<label class="md-nav__link" for="__nav_2">Chapters</label>\n</li>\n</ul>\n'
+        "<pre><code>a\n\n    b</code></pre>\n"
+        '<script id="__config" type="application/json">{"base": "../zh/", "x": 1}'
+        "</script>\n</body>\n</html>\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reach"),
+    [
+        ('tabindex=""', "tabindex", "empty tabindex"),
+        ('rel="alternate" href="./"', 'href="./" rel="alternate"', "hreflang"),
+        ('search" role="dialog"', 'search" role="dialog" hidden', "search dialog"),
+        (' aria-label="搜索"', "", "search dialog"),
+        ("_mkdocstrings.css", "_mkdocstrings.min.css", "style sheet on API pages"),
+        ('"base": ".."', '"root": ".."', "search base"),
+        ('id="__config"', 'id="config"', "search base"),
+    ],
+)
+def test_a_theme_edit_that_no_longer_matches_fails_naming_itself(old, new, reach):
+    with pytest.raises(ThemeMarkupChanged, match=f"^upstream reach .{{0,40}}{reach}"):
+        polish_page(_page(edit=(old, new)), "<x>", "zh")
 
 
 def test_python_markdown_writes_its_titles_in_the_edition_s_words():
@@ -437,9 +616,9 @@ def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):
         '<script id="__config" type="application/json">'
         '{"a": 1, "base": "../.."}</script>'
     )
-    assert '"base": "../../zh/"' in edition_base(page, "zh")
+    assert '"base": "../../zh/"' in edit(page, EditionBase("zh"))
     with pytest.raises(ThemeMarkupChanged, match="search base"):
-        edition_base("<p>no config</p>", "zh")
+        edit("<p>no config</p>", EditionBase("zh"))
 
 
 def test_the_package_docstring_names_every_module():
@@ -457,23 +636,26 @@ def test_the_package_docstring_names_every_module():
     [
         # Material renamed the search dialog's class: its label cannot be set.
         (
-            label_search_dialog,
+            lambda page: edit(page, SearchLabel()),
             '<div class="md-search-x" role="dialog">'
             '<input class="md-search__input" name="query" aria-label="Search">',
         ),
         # i18n wrote its alternates another way, beside a language menu.
         (
-            drop_language_alternates,
+            lambda page: edit(page, LanguageAlternates()),
             '<head><link hreflang="zh" rel="alternate" href="zh/"></head>'
             '<a class="md-select__link" hreflang="zh">',
         ),
         # Material's __config moved: the page would search the wrong edition.
-        (lambda page: edition_base(page, "zh"), "<script>var config={}</script>"),
+        (
+            lambda page: edit(page, EditionBase("zh")),
+            "<script>var config={}</script>",
+        ),
         # mkdocs-jupyter's code cells changed class.
         (slim_notebook, '<div class="jupyter-wrapper"><div class="hl-python"></div>'),
         # mkdocstrings renamed its style sheet: every page would block on it.
         (
-            drop_api_style_sheet,
+            lambda page: edit(page, ApiStyleSheet()),
             '<link rel="stylesheet" href="../assets/_mkdocstrings-v2.css">',
         ),
         # The explorables' script became a classic one (mkdocs.yml): its
@@ -493,7 +675,7 @@ def test_the_theme_edits_apply_to_the_real_markup():
         '<input class="md-search__input" name="query" aria-label="Search">'
         '<a class="md-select__link" hreflang="zh">'
     )
-    polished = label_search_dialog(drop_language_alternates(page))
+    polished = edit(page, LanguageAlternates(), SearchLabel())
     assert 'role="dialog" aria-label="Search">' in polished
     assert 'rel="alternate"' not in polished
 
@@ -507,9 +689,13 @@ def test_the_explorables_module_is_fetched_late_and_still_a_module():
 
 
 def test_an_empty_tabindex_is_dropped_and_a_real_one_kept():
-    page = '<label for="a" tabindex="">A</label><label for="b" tabindex="0">B</label>'
-    assert drop_empty_tabindex(page) == (
-        '<label for="a">A</label><label for="b" tabindex="0">B</label>'
+    page = (
+        '<label class="md-nav__link" for="a" tabindex="">A</label>'
+        '<label class="md-nav__link" for="b" tabindex="0">B</label>'
+    )
+    assert edit(page, EmptyTabindex()) == (
+        '<label class="md-nav__link" for="a">A</label>'
+        '<label class="md-nav__link" for="b" tabindex="0">B</label>'
     )
 
 
@@ -517,12 +703,12 @@ def test_the_api_style_sheet_stays_only_where_there_are_api_entries():
     link = '<link rel="stylesheet" href="../assets/_mkdocstrings.css">\n'
     chapter = f"<head>{link}</head><p>prose</p>"
     api = f'<head>{link}</head><div class="doc doc-object doc-module">'
-    assert drop_api_style_sheet(chapter) == "<head></head><p>prose</p>"
-    assert drop_api_style_sheet(api) == api
+    assert edit(chapter, ApiStyleSheet()) == "<head></head><p>prose</p>"
+    assert edit(api, ApiStyleSheet()) == api
     # A second edition's pages link it twice (mkdocstrings adds it per config).
     twice = chapter.replace(link, link * 2)
-    assert drop_api_style_sheet(twice) == "<head></head><p>prose</p>"
-    assert drop_api_style_sheet(api.replace(link, link * 2)) == api
+    assert edit(twice, ApiStyleSheet()) == "<head></head><p>prose</p>"
+    assert edit(api.replace(link, link * 2), ApiStyleSheet()) == api
 
 
 def test_the_scripts_block_is_deferred_and_the_explorables_fetched_late():

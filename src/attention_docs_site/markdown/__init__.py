@@ -7,6 +7,10 @@ front matter parses and every library name its prose writes resolves
 (:mod:`.code_names`). Before any page, :func:`edition_markdown` sets the words
 Python-Markdown writes (heading permalinks, footnote back links) in the
 edition's language.
+
+Inside Python-Markdown's conversion, :mod:`.mathml` (an extension listed in
+``mkdocs.yml``) turns arithmatex's formulas into MathML: the body the page
+stage receives already has its math typeset.
 """
 
 from __future__ import annotations

@@ -6,9 +6,14 @@ Enters: a page's body as Python-Markdown or mkdocs-jupyter rendered it
 page's ``.ipynb`` download beside it.
 
 - ``content``: the two steps, in order;
-- ``mathml``: math as MathML; ``meta``: translation notices, descriptions,
-  the edition's data and downloads; ``notebook_pages``: notebook pages
-  slimmed, their headings as on other pages; ``notebook_setup``: the
-  downloads' setup cell and the "Run it yourself" box; ``polish``: the head,
-  the theme's markup (through ``upstream``) and blank lines.
+- ``mathml``: notebooks' ``$...$`` as MathML (Markdown pages' math is
+  typeset in Markdown, ``markdown/mathml.py``);
+- ``meta``: translation notices, descriptions, the edition's data and
+  downloads;
+- ``notebook_pages``: notebook pages slimmed, their headings as on other
+  pages; ``notebook_setup``: the downloads' setup cell and the "Run it
+  yourself" box;
+- ``polish``: the page as written, in one walk over its tags
+  (``html_walk``): the head, the theme's markup (``upstream/material_page``)
+  and blank lines.
 """

@@ -1,12 +1,13 @@
 """A page's HTML, from what Python-Markdown or mkdocs-jupyter made to what is written.
 
 :func:`page_content` takes a page's body (MkDocs's ``on_page_content``): the
-translation notice, math as MathML, a notebook slimmed with its download
+translation notice, a notebook slimmed (its math as MathML) with its download
 links, the tooltips in the page's language, and the body marked as written in
 the default language when the edition serves it untranslated.
-:func:`page_output` takes the whole page (``on_post_page``): the edition's
-data in the head, its own search base, the theme's markup edited
-(:mod:`attention_docs_site.upstream.material_html`), blank lines dropped.
+:func:`page_output` takes the whole page (``on_post_page``) and writes it in
+one walk over its tags (:mod:`.polish`): the edition's data in the head, its
+own search base (``site/search_split.py``), the theme's markup edited
+(:mod:`attention_docs_site.upstream.material_page`), blank lines dropped.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 from attention_docs_site.execute.notebooks import notebook_name, write_notebook
-from attention_docs_site.page.mathml import render_math
 from attention_docs_site.page.meta import (
     describe_page,
     edition_data,
@@ -36,12 +36,9 @@ from attention_docs_site.page.notebook_pages import (
     slim_notebook,
 )
 from attention_docs_site.page.notebook_setup import add_setup_cell, run_yourself_box
-from attention_docs_site.page.polish import add_to_head, polish_page
+from attention_docs_site.page.polish import polish_page
 from attention_docs_site.translations import TranslationError
-from attention_docs_site.upstream.material_html import (
-    edition_base,
-    mark_code_annotations,
-)
+from attention_docs_site.upstream.material_html import mark_code_annotations
 
 if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
@@ -74,7 +71,7 @@ def page_content(
             rename_toc(page.toc, ids)
             body = rename_headings(slim_notebook(html), ids)
             return notice + link + in_its_language(body, page, edition, editions)
-        html = edition_downloads(render_math(html), page.url, edition)
+        html = edition_downloads(html, page.url, edition)
         html = mark_code_annotations(html)
         return notice + in_its_language(html, page, edition, editions)
     except TranslationError:
@@ -108,9 +105,8 @@ def page_output(
         own_search: Point the page at its edition's search index (a page of
             the edition; not a template without a page).
     """
-    if own_search and not edition.default:  # site/search_split.py
-        output = edition_base(output, edition.lang)
-    return polish_page(add_to_head(output, edition_data(edition, editions)))
+    language = edition.lang if own_search and not edition.default else None
+    return polish_page(output, edition_data(edition, editions), language)
 
 
 def write_notebook_download(

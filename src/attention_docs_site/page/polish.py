@@ -1,11 +1,21 @@
-"""The last touches to a built page: the theme's markup, the head, blank lines."""
+"""The last touches to a built page, in one walk: head, theme markup, blank lines.
+
+:func:`polish_page` tokenizes the page once
+(:func:`attention_docs_site.html_walk.walk`): :class:`AddToHead` puts the
+edition's data at the end of ``<head>``, the theme edits of
+:mod:`attention_docs_site.upstream.material_page` change the elements they are
+declared for, and blank lines and indentation go outside verbatim elements;
+every other byte is written as it was.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from attention_docs_site.html_walk import Change, Handler, Tag, walk
 from attention_docs_site.upstream.guard import UpstreamChanged
-from attention_docs_site.upstream.material_html import edit_theme_page
+from attention_docs_site.upstream.material_page import theme_edits
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -15,36 +25,31 @@ def strip_tags(html: str) -> str:
     return _TAG.sub("", html)
 
 
-def add_to_head(output: str, element: str) -> str:
+class AddToHead(Handler):
     """Put an element at the end of a page's ``<head>``.
 
     Raises:
         UpstreamChanged: The page has no ``</head>``.
     """
-    head, separator, body = output.partition("</head>")
-    if not separator:
-        raise UpstreamChanged("the page has no </head> to add to")
-    return head + element + separator + body
+
+    names = {"head": ""}
+
+    def __init__(self, element: str) -> None:
+        self.element = element
+        self.at: int | None = None
+
+    def tag(self, tag: Tag, page: str) -> None:  # noqa: D102 (Handler's)
+        if tag.closing and self.at is None:
+            self.at = tag.start
+
+    def changes(self, page: str) -> Iterable[Change]:  # noqa: D102 (Handler's)
+        if self.at is None:
+            raise UpstreamChanged("the page has no </head> to add to")
+        return [Change(self.at, self.at, self.element)]
 
 
-def polish_page(output: str) -> str:
-    """Tidy a built page: the theme's markup (upstream), then blank lines."""
-    return collapse_blank_lines(edit_theme_page(output))
-
-
-# Elements whose text is shown or copied as is (notebook cells copy their
-# source from a hidden div).
-_VERBATIM = re.compile(
-    r'(<(pre|textarea|script|code)\b.*?</\2>|<div class="clipboard-copy-txt".*?</div>)',
-    re.DOTALL | re.IGNORECASE,
-)
-
-
-_BLANK_RUN = re.compile(r"\n[ \t]*(?:\n[ \t]*)*")
-
-
-def collapse_blank_lines(output: str) -> str:
-    """Drop blank lines and indentation between tags, outside verbatim elements.
+def polish_page(output: str, head: str, language: str | None = None) -> str:
+    """A built page as written: ``head`` added, the theme edited, blank lines gone.
 
     The theme's templates leave about 5 % of a page as indentation and empty
     lines. A newline stays wherever there was one, so the rendered page is the
@@ -53,14 +58,11 @@ def collapse_blank_lines(output: str) -> str:
 
     Parameters:
         output: A built page's HTML.
+        head: An element for the end of its ``<head>``.
+        language: The edition whose search index the page uses; None for the
+            site's own (see :func:`.material_page.theme_edits`).
 
     Returns:
-        The same page, smaller.
+        The page as the site publishes it.
     """
-    parts = _VERBATIM.split(output)
-    # split() yields text, element, tag name, text, element, tag name, ...
-    return "".join(
-        _BLANK_RUN.sub("\n", part) if i % 3 == 0 else part
-        for i, part in enumerate(parts)
-        if i % 3 != 2
-    )
+    return walk(output, [AddToHead(head), *theme_edits(language)], collapse=True)

@@ -4,7 +4,7 @@ mkdocs-static-i18n leaves one index, ``search/search_index.json``, with the
 pages of both languages, and every page's search loads it. After the build,
 :func:`split_search_index` moves each other language's pages into its own
 index under its folder (``zh/search/search_index.json``, locations relative to
-``zh/``), and ``upstream.material_html.edition_base`` points that language's
+``zh/``), and ``upstream.material_page.EditionBase`` points that language's
 pages there: Material loads the index, and resolves result links, from the
 ``base`` of the page's ``__config``. Material's instant navigation reads
 ``sitemap.xml`` from the same base, so the sitemap is copied into each

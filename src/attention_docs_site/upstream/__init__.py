@@ -11,8 +11,11 @@ prints the declarations with the installed versions.
 
 - ``guard``: :class:`~.guard.Reach`, the one mechanism, and the two switches
   (speed edits off; the canary's report);
-- ``material_html``: edits of the HTML of Material, MkDocs and mkdocstrings
-  in built pages, offline copies and the security policy;
+- ``material_page``: edits of the theme's markup in a built page (Material,
+  mkdocstrings), each a handler of the page's one walk (``html_walk``);
+- ``material_html``: edits of the HTML of Material and MkDocs in the
+  template's scripts block, a page's code annotations, the offline copies and
+  the security policy;
 - ``material_css``: the palette sheet's switching rule;
 - ``material_bundle`` (with ``stagger.js``): the bundle's staggered start and
   the palette's colour-scheme meta;

@@ -1,62 +1,21 @@
 """Edits of the HTML that Material, MkDocs and their extensions write.
 
-Each edit is declared as a :class:`~.guard.Reach` and applies through it, so a
-page whose markup an upgrade moved fails the build naming the edit. The page
-stage (:mod:`attention_docs_site.page`) and the whole-site steps (the security
-policy, the offline copies) call these; nothing else edits the theme's markup.
+Each edit is declared as a :class:`~.guard.Reach` and applies through it, so
+markup an upgrade moved fails the build naming the edit. Here: the scripts
+block of the template, the code annotation lists of a page's body, and what
+the whole-site steps change (the security policy, the offline copies). The
+edits of a built page's theme markup, made in the page's one walk, are in
+:mod:`.material_page`; nothing else edits the theme's markup.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 
 import markupsafe
 
 from attention_docs_site.upstream.guard import declare
-
-# Material's nav-item.html writes tabindex="{{ tabindex }}" on a section's
-# label, with no value for a section of navigation.sections.
-EMPTY_TABINDEX = declare(
-    "material: empty tabindex",
-    "mkdocs-material",
-    "9.8.2",
-    'drops tabindex="" from the navigation\'s section labels',
-    "an empty tabindex is invalid HTML (the HTML checker fails the page)",
-    "correctness",
-)
-_EMPTY_TABINDEX = re.compile(r' tabindex=""')
-# A section's own label (a section without an index page): it has the attribute.
-_SECTION_LABEL = re.compile(
-    r'md-nav__item--section[^"]*">\s*<input[^>]*>\s*<label class="md-nav__link"'
-)
-
-LANGUAGE_ALTERNATES = declare(
-    "material: hreflang alternates",
-    "mkdocs-material",
-    "9.8.2",
-    'removes the head\'s <link rel="alternate" hreflang> elements',
-    "Material's script fetches sitemap.xml relative to each, and "
-    "mkdocs-static-i18n points them at pages: every page logged 404s",
-    "correctness",
-)
-_HEAD_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\s*')
-
-SEARCH_LABEL = declare(
-    "material: search dialog label",
-    "mkdocs-material",
-    "9.8.2",
-    "gives the search dialog its input's aria-label",
-    "a dialog without an accessible name fails axe-core",
-    "correctness",
-)
-_SEARCH_DIALOG = re.compile(
-    r'<div class="md-search" data-md-component="search" role="dialog"(?=>)'
-)
-_SEARCH_INPUT = re.compile(
-    r'class="md-search__input" name="query" aria-label="([^"]*)"'
-)
 
 DEFERRED_SCRIPTS = declare(
     "material: scripts deferred",
@@ -82,20 +41,6 @@ EXPLORABLES_PRIORITY = declare(
 )
 _EXPLORABLES = re.compile(r'(<script src="[^"]*assets/explorables\.js" type="module")>')
 
-API_STYLE_SHEET = declare(
-    "mkdocstrings: style sheet on API pages only",
-    "mkdocstrings",
-    "1.0.8",
-    "keeps mkdocstrings' _mkdocstrings.css link on pages with API entries, once",
-    "linked on every page (twice in the second edition), it blocks the first "
-    "paint and styles nothing",
-    "speed",
-)
-_API_STYLE_SHEET = re.compile(
-    r'<link rel="stylesheet" href="[^"]*assets/_mkdocstrings\.css">\n?'
-)
-_API_ENTRY = re.compile(r'class="doc doc-')
-
 CODE_ANNOTATIONS = declare(
     "material: code annotation lists",
     "mkdocs-material",
@@ -113,19 +58,6 @@ _ANNOTATED = re.compile(
     re.DOTALL,
 )
 _MARKER = re.compile(r"\(\d+\)!")
-
-EDITION_BASE = declare(
-    "material: edition's search base",
-    "mkdocs-material",
-    "9.8.2",
-    "points the base of the page's __config at its edition's folder",
-    "Material loads the search index and sitemap from that base: each "
-    "edition searches its own index",
-    "correctness",
-)
-_CONFIG_BASE = re.compile(
-    r'(<script id="__config" type="application/json">\{[^<]*?"base": ")([^"]*)(")'
-)
 
 POLICY_PLACE = declare(
     "material: security policy after the charset",
@@ -168,36 +100,6 @@ OFFLINE_MODULE = declare(
 _MODULE = re.compile(r'(<script src="[^"]*explorables\.js") type="module"')
 
 
-def drop_empty_tabindex(output: str) -> str:
-    """Drop ``tabindex=""``: not a number, so invalid HTML, and ignored."""
-    if 'tabindex=""' not in output and not _SECTION_LABEL.search(output):
-        return output  # only the labels of navigation sections have it
-    return EMPTY_TABINDEX.edit(_EMPTY_TABINDEX, "", output)
-
-
-def drop_language_alternates(output: str) -> str:
-    """Remove the hreflang ``<link rel="alternate">`` elements from a page's head.
-
-    The language menu keeps its links, and search engines still learn the
-    counterparts from the ``xhtml:link`` alternates in ``sitemap.xml``.
-    """
-    head, separator, body = output.partition("</head>")
-    if "md-select__link" not in body:
-        return output  # no language menu, so no alternates (one edition)
-    head = LANGUAGE_ALTERNATES.edit(_HEAD_ALTERNATE, "", head)
-    return head + separator + body
-
-
-def label_search_dialog(output: str) -> str:
-    """Give Material's search dialog an accessible name (its input's label)."""
-    found = _SEARCH_INPUT.search(output)
-    if not SEARCH_LABEL.require(found is not None, "the page has no search input"):
-        return output
-    assert found is not None
-    label = f' aria-label="{found[1]}"'
-    return SEARCH_LABEL.edit(_SEARCH_DIALOG, lambda m: m[0] + label, output, count=1)
-
-
 def fetch_explorables_late(output: str) -> str:
     """Ask for the explorables' module at low priority, as for the theme's scripts.
 
@@ -211,23 +113,6 @@ def fetch_explorables_late(output: str) -> str:
     return EXPLORABLES_PRIORITY.edit(
         _EXPLORABLES, r'\1 fetchpriority="low">', output, count=1
     )
-
-
-def drop_api_style_sheet(output: str) -> str:
-    """Keep mkdocstrings' style sheet for the pages with API entries only, once.
-
-    Material's instant navigation adds and removes head links as the reader
-    moves between pages, so the API page still gets it.
-    """
-    if not API_STYLE_SHEET.active:
-        return output
-    keep = 1 if _API_ENTRY.search(output) else 0
-    seen = itertools.count()
-
-    def kept(link: re.Match[str]) -> str:
-        return link[0] if next(seen) < keep else ""
-
-    return API_STYLE_SHEET.edit(_API_STYLE_SHEET, kept, output)
 
 
 def script_tags(block: str) -> str:
@@ -250,18 +135,6 @@ def template_edit(block: str, name: str) -> markupsafe.Markup:
     return markupsafe.Markup(TEMPLATE_EDITS[name](str(block)))
 
 
-def edit_theme_page(output: str) -> str:
-    """Every edit of a built page's theme markup, in order."""
-    for step in (
-        drop_empty_tabindex,
-        drop_language_alternates,
-        drop_api_style_sheet,
-        label_search_dialog,
-    ):
-        output = step(output)
-    return output
-
-
 def mark_code_annotations(content: str) -> str:
     """Class the lists of code annotations ``ad-annotations``.
 
@@ -274,22 +147,6 @@ def mark_code_annotations(content: str) -> str:
     if not CODE_ANNOTATIONS.active or not _MARKER.search(content):
         return content
     return CODE_ANNOTATIONS.edit(_ANNOTATED, r'\1<ol class="ad-annotations">', content)
-
-
-def edition_base(output: str, language: str) -> str:
-    """Point a page's ``__config`` base at its edition's folder.
-
-    Returns:
-        The page with ``"base": "<base>/zh/"`` (the slash makes Material read
-        it as a folder).
-    """
-    return EDITION_BASE.edit(
-        _CONFIG_BASE,
-        lambda m: f"{m.group(1)}{m.group(2).rstrip('/')}/{language}/{m.group(3)}",
-        output,
-        count=1,
-        limit=1,
-    )
 
 
 def after_charset(page: str, element: str) -> str:

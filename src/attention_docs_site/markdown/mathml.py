@@ -1,0 +1,118 @@
+"""Math as MathML, typeset at build time: no script and no request to another server.
+
+:class:`MathMLExtension` is a Python-Markdown extension, listed in
+``mkdocs.yml``'s ``markdown_extensions`` after ``pymdownx.arithmatex``: once
+the inline patterns have run, its treeprocessor replaces the formulas
+arithmatex marked (``span.arithmatex``, ``div.arithmatex``) by MathML. Being
+in that list, it also runs in the Markdown that mkdocstrings (API entries) and
+markdown-exec (blocks that print Markdown) build from it. Notebooks' Markdown
+cells are rendered by mkdocs-jupyter, not by Python-Markdown: the page stage
+typesets their ``$...$`` (:mod:`attention_docs_site.page.mathml`).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import xml.etree.ElementTree as etree
+
+from latex2mathml.converter import convert
+from markdown import Extension, Markdown
+from markdown.treeprocessors import Treeprocessor
+
+
+@functools.lru_cache(maxsize=4096)
+def latex_to_mathml(latex: str, *, display: bool) -> str:
+    """Convert one LaTeX formula to a MathML ``<math>`` element.
+
+    Remembered: most formulas appear in both editions and in every rebuild.
+
+    Parameters:
+        latex: The formula, without delimiters, HTML-escaped (as in a page).
+        display: True for a displayed (block) formula, False for inline.
+
+    Returns:
+        The MathML element.
+
+    Raises:
+        ValueError: The formula is empty or cannot be converted.
+    """
+    source = html.unescape(latex).strip()
+    if not source:
+        raise ValueError("empty formula")
+    try:
+        return convert(source, display="block" if display else "inline")
+    except Exception as error:  # latex2mathml raises many exception types
+        raise ValueError(f"cannot convert formula {source!r}: {error}") from error
+
+
+def display_math(latex: str) -> str:
+    """A displayed formula: MathML in a box that scrolls a wide formula sideways.
+
+    ``tabindex`` lets keyboard users scroll it.
+    """
+    return f"{DISPLAY_OPEN}{latex_to_mathml(latex, display=True)}</div>"
+
+
+DISPLAY_OPEN = '<div class="ad-math" tabindex="0">'
+
+
+class MathMLTreeprocessor(Treeprocessor):
+    r"""Arithmatex's formulas (``\(...\)``, ``\[...\]``) as MathML."""
+
+    def run(self, root: etree.Element) -> None:
+        """Replace every ``span.arithmatex`` and ``div.arithmatex`` under ``root``."""
+        for parent in list(root.iter()):
+            for index, child in reversed(list(enumerate(parent))):
+                if child.get("class") != "arithmatex" or len(child):
+                    continue
+                if child.tag == "div":
+                    self._display(child)
+                elif child.tag == "span":
+                    self._inline(parent, index, child)
+
+    def _display(self, element: etree.Element) -> None:
+        # Arithmatex escapes a block's formula (``_escape``): the page's text.
+        latex = (element.text or "").removeprefix("\\[").removesuffix("\\]")
+        mathml = latex_to_mathml(latex, display=True)
+        element.attrib.clear()
+        element.set("class", "ad-math")
+        element.set("tabindex", "0")
+        element.text = self.md.htmlStash.store(mathml)
+
+    def _inline(
+        self, parent: etree.Element, index: int, element: etree.Element
+    ) -> None:
+        # Arithmatex leaves an inline formula as written: escape it as the
+        # page's text would be, for the converter to read it back.
+        latex = (element.text or "").removeprefix("\\(").removesuffix("\\)")
+        mathml = latex_to_mathml(html.escape(latex, quote=False), display=False)
+        text = self.md.htmlStash.store(mathml) + (element.tail or "")
+        if (
+            parent.tag == "p"
+            and len(parent) == 1
+            and not parent.text
+            and not element.tail
+        ):
+            # Python-Markdown unwraps a paragraph that is only stashed block-level
+            # HTML (MathML's <math> counts as such); an empty stash keeps it.
+            text += self.md.htmlStash.store("")
+        if index:
+            before = parent[index - 1]
+            before.tail = (before.tail or "") + text
+        else:
+            parent.text = (parent.text or "") + text
+        parent.remove(element)
+
+
+class MathMLExtension(Extension):
+    """Python-Markdown extension: the formulas of ``pymdownx.arithmatex`` as MathML."""
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Markdown's name)
+        """Register the treeprocessor after the inline patterns (20) and the toc (5)."""
+        md.treeprocessors.register(MathMLTreeprocessor(md), "ad-mathml", 4)
+
+
+def makeExtension(**kwargs: object) -> MathMLExtension:  # noqa: N802 (Markdown's name)
+    """Python-Markdown's entry point: ``attention_docs_site.markdown.mathml``."""
+    return MathMLExtension(**kwargs)
