@@ -23,6 +23,7 @@ import numpy as np
 
 from .checks import as_vector, check_bandwidth, real_array
 from .kernels import get_kernel
+from .nearest import FAR_SCORE, relative_scores
 from .pooling import MAX_CHUNK_ELEMENTS, attention_weights
 
 if TYPE_CHECKING:
@@ -213,7 +214,7 @@ def _weight_blocks(
             scores = -0.5 * np.sum(offsets**2, axis=2)  # (chunk, n_train)
         far = ~(scores.max(axis=1) > FAR_SCORE)  # (chunk,); also NaN, -inf
         if far.any():
-            scores[far] = _relative_scores(block[far], keys)
+            scores[far] = relative_scores(block[far], keys)
         if exclude_self:
             rows = np.arange(block.shape[0])
             scores[rows, start + rows] = -np.inf
@@ -221,37 +222,6 @@ def _weight_blocks(
         weights = np.exp(scores)
         weights /= weights.sum(axis=1, keepdims=True)
         yield slice(start, start + step), weights
-
-
-# A query more than 100 (scaled) units from every key is scored relative to
-# its nearest key: there the rounding of the squared distances would blur the
-# scores' differences (and beyond about 1e8 tie every key).
-FAR_SCORE = -0.5e4
-
-
-def _relative_scores(queries: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Gaussian log-weights -‖q - k‖²/2, shifted by a nearest key's.
-
-    Written relative to a reference key r, as Σ_j (k_j - r_j)((q_j - k_j)/2 +
-    (q_j - r_j)/2), which does not round away far from the keys, where the
-    squared distances themselves all round to the same number. The first
-    reference is the key nearest by rounded distances; the best-scoring key
-    relative to it is the final one, picked with the terms scaled by 2^-60
-    (exactly, so the order is kept) so that they cannot overflow.
-    """
-    with np.errstate(over="ignore", invalid="ignore"):
-        naive = np.sum((queries[:, None, :] - keys[None]) ** 2, axis=2)  # (m, n)
-        reference = keys[np.argmin(naive, axis=1)]  # (m, d)
-        for scale in (2.0**-60, 2.0**-60, 1.0):
-            step = keys[None] - reference[:, None]  # (m, n, d)
-            reach = (queries[:, None] - keys[None]) / 2
-            reach += (queries - reference)[:, None] / 2  # (m, n, d)
-            terms = np.where(step == 0, 0.0, step * (reach * scale))
-            scores = np.sum(terms, axis=2)  # (m, n)
-            scores[np.isnan(scores)] = -np.inf  # +inf and -inf terms: far off
-            if scale != 1.0:
-                reference = keys[np.argmax(scores, axis=1)]
-    return scores
 
 
 def _pool_nd(
