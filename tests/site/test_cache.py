@@ -18,6 +18,7 @@ from attention_docs_site.execute.fingerprints import (
     environment,
     library_fingerprint,
     library_folder,
+    own_extensions,
     package_version,
     stable_config,
 )
@@ -135,6 +136,34 @@ def test_another_markdown_configuration_misses_the_same_one_hits(cache, changed)
     assert run(cache, "new") == ("old", True)
     cache.start_build(*changed)
     assert run(cache, "new") == ("new", False)
+
+
+def test_an_edit_to_our_own_markdown_extension_misses(cache, tmp_path, monkeypatch):
+    """Our extensions have no version that changes with them: their source counts."""
+    package = tmp_path / "attention_docs_site_copy"
+    (package / "markdown").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "markdown" / "__init__.py").write_text("")
+    extension = package / "markdown" / "mathml.py"
+    extension.write_text("VERSION = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name = "attention_docs_site_copy.markdown.mathml"
+    own = own_extensions(["toc", name], package="attention_docs_site_copy")
+    assert list(own) == [name]  # toc is in the key through Markdown's version
+    monkeypatch.setattr(
+        "attention_docs_site.execute.cache.own_extensions",
+        lambda names: own_extensions(names, package="attention_docs_site_copy"),
+    )
+    extensions = ["toc", name]
+    cache.start_build(extensions, {})
+    assert run(cache, "old") == ("old", False)
+    cache.start_build(extensions, {})
+    assert run(cache, "new") == ("old", True)
+    extension.write_text("VERSION = 2\n")
+    cache.start_build(extensions, {})
+    assert run(cache, "new") == ("new", False)
+    listed = own_extensions(["attention_docs_site.markdown.mathml"])
+    assert len(listed["attention_docs_site.markdown.mathml"]) == 64  # found, hashed
 
 
 def test_the_configuration_is_described_without_addresses_or_set_order():

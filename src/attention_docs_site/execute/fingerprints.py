@@ -16,7 +16,7 @@ import importlib.util
 import json
 import platform
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 LIBRARY_NAME = "attention_docs"
@@ -25,6 +25,7 @@ TRACKED_PACKAGES = (
     "Markdown",
     "ipython",  # runs the notebooks and formats their results
     "jupytext",
+    "latex2mathml",  # our Markdown extension's MathML (markdown/mathml.py)
     "markdown-exec",
     "matplotlib",
     "mkdocs-jupyter",
@@ -93,6 +94,32 @@ def package_version(name: str) -> str:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return "absent"
+
+
+def own_extensions(
+    extensions: Iterable[object] | None, package: str = "attention_docs_site"
+) -> dict[str, str]:
+    """The source digest of each listed Markdown extension that is our own code.
+
+    A third-party extension is in a key through its package's version; ours,
+    such as ``attention_docs_site.markdown.mathml``, has no version that
+    changes with it, so its module's bytes stand in.
+
+    Parameters:
+        extensions: MkDocs' ``config.markdown_extensions``.
+        package: The top-level package whose modules count as our own.
+    """
+    own = {}
+    for name in extensions or ():
+        if isinstance(name, str) and name.split(".")[0] == package:
+            spec = importlib.util.find_spec(name)
+            origin = spec.origin if spec is not None else None
+            own[name] = (
+                hashlib.sha256(Path(origin).read_bytes()).hexdigest()
+                if origin and Path(origin).is_file()
+                else "absent"
+            )
+    return own
 
 
 def environment() -> dict[str, str]:
