@@ -23,6 +23,7 @@ FILES = (
     "benchmarks/build.py",
     "benchmarks/build_times.py",
     "benchmarks/library_scale.py",
+    "benchmarks/multiply.py",
     "benchmarks/serve.py",
     "benchmarks/site_weights.py",
     "benchmarks/targets.py",
