@@ -166,3 +166,23 @@ def relative_scores(queries: np.ndarray, keys: np.ndarray) -> np.ndarray:
             if scale != 1.0:
                 reference = keys[np.argmax(scores, axis=1)]
     return scores
+
+
+def in_widths(widths: np.ndarray, **points: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each named array of points divided by the kernel's widths, per coordinate.
+
+    Raises:
+        ValueError: Naming the array: a point so far out that dividing it by
+            a width below 1 overflows float64, where no score can be formed.
+    """
+    scaled = []
+    for name, array in points.items():
+        with np.errstate(over="ignore"):
+            scaled.append(array / widths)
+        if not np.isfinite(scaled[-1]).all():
+            raise ValueError(
+                f"{name} divided by the bandwidths overflows float64 (a "
+                f"coordinate beyond about {np.finfo(float).max:.3g} times its "
+                "bandwidth): use larger bandwidths or rescale the inputs"
+            )
+    return tuple(scaled)

@@ -23,7 +23,7 @@ import numpy as np
 
 from .checks import as_vector, check_bandwidth, real_array
 from .kernels import get_kernel
-from .nearest import FAR_SCORE, relative_scores
+from .nearest import FAR_SCORE, in_widths, relative_scores
 from .pooling import MAX_CHUNK_ELEMENTS, attention_weights
 
 if TYPE_CHECKING:
@@ -274,7 +274,8 @@ def nadaraya_watson_nd(
     """
     keys, values, queries = _check_nd(x_train, y_train, x_query)
     widths = _widths(bandwidths, keys.shape[1])
-    return _pool_nd(keys / widths, values, queries / widths, exclude_self=False)
+    keys, queries = in_widths(widths, x_train=keys, x_query=queries)
+    return _pool_nd(keys, values, queries, exclude_self=False)
 
 
 def cv_error_nd(
@@ -297,7 +298,7 @@ def cv_error_nd(
             f"need n_train ≥ 2 and one target per input, got x_train {keys.shape} "
             f"and y_train {values.shape}"
         )
-    scaled = keys / _widths(bandwidths, keys.shape[1])
+    (scaled,) = in_widths(_widths(bandwidths, keys.shape[1]), x_train=keys)
     predictions = _pool_nd(scaled, values, scaled, exclude_self=True)
     return float(np.mean((values - predictions) ** 2))
 
@@ -341,7 +342,8 @@ def expected_squared_error_nd(
         raise ValueError(f"noise_std must be finite and ≥ 0, got {noise_std!r}")
     widths = _widths(bandwidths, keys.shape[1])
     total = 0.0
-    for rows, weights in _weight_blocks(keys / widths, queries / widths, False):
+    keys, queries = in_widths(widths, x_train=keys, x_query=queries)
+    for rows, weights in _weight_blocks(keys, queries, False):
         bias = weights @ values - truth_query[rows]  # (chunk,)
         total += np.sum(bias**2) + noise_std**2 * np.sum(weights**2)
     return total / queries.shape[0]

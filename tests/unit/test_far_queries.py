@@ -14,7 +14,7 @@ from attention_docs import figures, nadaraya_watson
 from attention_docs.data import make_dataset_2d
 from attention_docs.kernels import get_kernel
 from attention_docs.model import NadarayaWatsonRegressor, predict, train
-from attention_docs.smoothers import nadaraya_watson_nd
+from attention_docs.smoothers import cv_error_nd, nadaraya_watson_nd
 
 DATA = figures.chapter_data()
 BIGGEST = float(np.finfo(float).max)
@@ -198,3 +198,27 @@ def test_two_inputs_in_the_ordinary_regime_match_the_formula():
         logs = [-0.5 * np.sum(((query - k) / widths) ** 2) for k in keys]
         weights = np.exp(np.array(logs) - max(logs))
         assert prediction == pytest.approx(weights @ values / weights.sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda x, y, q: nadaraya_watson_nd(x, y, q, bandwidths=0.5), "x_query"),
+        (lambda x, y, q: nadaraya_watson_nd(q, y[:1], x, bandwidths=0.5), "x_train"),
+        (
+            lambda x, y, q: cv_error_nd(np.vstack([x, q]), np.append(y, 0), 0.5),
+            "x_train",
+        ),
+    ],
+)
+def test_a_point_beyond_what_a_narrow_width_can_scale_is_refused_by_name(call, name):
+    """Past about 1.8e308 x h no score exists in float64: a clear error, no NaN."""
+    data = make_dataset_2d(20, seed=0)
+    query = np.array([[np.finfo(float).max, 0.0]])
+    with pytest.raises(
+        ValueError, match=f"^{name} divided by the bandwidths overflows"
+    ):
+        call(data.x_train, data.y_train, query)
+    assert np.isfinite(
+        nadaraya_watson_nd(data.x_train, data.y_train, query, bandwidths=1.0)
+    ).all()  # at h = 1 the same query still gets a value
