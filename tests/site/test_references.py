@@ -41,21 +41,55 @@ def test_an_english_entry_is_author_year(heading, body):
     assert re.match(rf"[^()]+\. \({year}\)\. \S", body), body
 
 
+def is_author_year_gb_t_7714(body: str, year: str) -> bool:
+    """GB/T 7714-2015's author-year system (9.2): the year follows the authors
+    and is not repeated in the publication data."""
+    # Authors. Year. Title[type]...; authors are initials without full stops.
+    start = rf"^[^.\[\]]+?(?:, et al|, 等)?\. {year}\. [^\[]+"
+    # ...[J]. Journal, volume(issue): pages.
+    journal = r"\[J\]\. [^,\d]+(?:, [^,\d]+)*, \d+\(\d+\): \d+-\d+\.$"
+    # ...[C]//Proceedings. Place: Publisher: pages (or [出版地不详], [出版者不详]).
+    proceedings = r"\[C\]//.+\. [^:.\d]+: [^:\d]+: \d+-\d+\.$"
+    # ...[M]. Place: Publisher.
+    book = r"\[M\]\. [^:\d]+: [^,:\d]+\.$"
+    return bool(re.search(f"{start}(?:{journal}|{proceedings}|{book})", body))
+
+
 @pytest.mark.parametrize(
     ("heading", "body"), entries("references.zh.md").items(), ids=lambda x: x[:20]
 )
 def test_a_chinese_entry_follows_gb_t_7714(heading, body):
     year = re.search(r"（(\d{4})）$", heading)[1]
-    # Authors. Title[J]. Journal, year, volume(issue): pages.
-    journal = rf"\[J\]\. [^,]+(?:, [^,]+)*, {year}, \d+\(\d+\): \d+-\d+\.$"
-    # Authors. Title[C]//Proceedings. year: pages.
-    proceedings = rf"\[C\]//.+\. {year}: \d+-\d+\.$"
-    # Authors. Title[M]. Place: Publisher, year.
-    book = rf"\[M\]\. [^:]+: [^,]+, {year}\.$"
-    assert re.search(f"{journal}|{proceedings}|{book}", body), body
+    assert is_author_year_gb_t_7714(body, year), body
     assert "&" not in body.split(".")[0]  # GB/T joins authors with commas
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # The numeric system's order: the year in the publication data.
+        "Koch K, McLean J, Segev R, et al. How much the eye tells the brain[J]. "
+        "Current Biology, 2006, 16(14): 1428-1434.",
+        # The year twice.
+        "Koch K, McLean J, Segev R, et al. 2006. How much the eye tells the "
+        "brain[J]. Current Biology, 2006, 16(14): 1428-1434.",
+        # A proceedings without place and publisher.
+        "Jain S, Wallace B C. 2006. Attention is not explanation[C]//Proceedings "
+        "of NAACL-HLT 2019. 2006: 3543-3556.",
+        "Jain S, Wallace B C. 2006. Attention is not explanation[C]//Proceedings "
+        "of NAACL-HLT 2019: 3543-3556.",
+        # A book with the year at the end.
+        "Fan J, Gijbels I. 2006. Local polynomial modelling and its "
+        "applications[M]. London: Chapman & Hall, 2006.",
+    ],
+)
+def test_the_check_rejects_other_orders(body):
+    assert not is_author_year_gb_t_7714(body, "2006")
 
 
 def test_the_chinese_edition_of_d2l_carries_its_publication_data():
     text = (DOCS / "references.zh.md").read_text(encoding="utf-8")
-    assert "动手学深度学习（PyTorch版）[M]. 北京: 人民邮电出版社, 2023." in text
+    assert (
+        "阿斯顿·张, 李沐, 扎卡里·C. 立顿, 等. 2023. 动手学深度学习: PyTorch版[M]. "
+        "北京: 人民邮电出版社." in text
+    )
