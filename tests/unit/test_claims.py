@@ -372,7 +372,7 @@ def test_the_loss_has_two_basins_whose_boundary_is_near_w_0_155():
     assert_stated(
         page,
         en="about one seed in six starts below the boundary",
-        zh="大约每六个随机种子就有一个从分界以下出发",
+        zh="大约每 6 个随机种子就有 1 个从分界以下出发",
     )
     boundary = basin_boundary(DATA.x_train, DATA.y_train)
     assert round(boundary, 3) == 0.155 and round(1 / boundary, 1) == 6.4
@@ -495,7 +495,7 @@ def test_without_the_mask_the_in_sample_error_falls_at_every_smaller_h():
         "exercises/parametric-attention-pooling",
         en="falls at every smaller bandwidth, and the run without the mask "
         "further down raises $w$ at every step",
-        zh="随带宽减小而逐个下降，再往下不带掩蔽的训练每一步都让 $w$ 增大",
+        zh="随带宽减小而一路下降，更下面那次不带掩蔽的训练也每一步都让 $w$ 增大",
     )
     errors = []
     for h in (1.0, 0.3, 0.1, 0.03, 0.01):  # the notebook's bandwidths
@@ -1107,12 +1107,12 @@ def test_the_fitted_rates_are_a_little_steeper_than_the_limits_in_order():
     assert_stated(
         FURTHER,
         en="shrinks to 51, 55 and 55% of its value with one, two and three inputs",
-        zh="最佳 $h$ 在一个、两个和三个输入时分别缩小到原来的 51%、55% 和 55%",
+        zh="最佳 $h$ 在输入为 1 维、2 维和 3 维时分别缩小到原来的 51%、55% 和 55%",
     )
     assert_stated(
         FURTHER,
         en="With three inputs, at these sizes, the best $h$ shrinks faster than that",
-        zh="有三个输入时，在这些样本量下，最佳 $h$ 缩小得比这更快",
+        zh="输入为 3 维时，在这些样本量下，最佳 $h$ 缩小得比极限预测的更快",
     )
     assert_stated(FURTHER, en="by a factor of 5 to 16", zh="增大到原来的 5 到 16 倍")
     assert_stated(FURTHER, en="$2^{5/4} \\approx 2.4$", zh="$2^{5/4} \\approx 2.4$")

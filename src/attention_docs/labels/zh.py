@@ -281,7 +281,7 @@ LABELS: dict[str, str] = {
     "boundary_table_spread": "x = {x:g} 处的标准差",
     "boundary_table_mse": "整个网格上的均方误差",
     "dot_product_score": "点积 q·k",
-    "gaussian_score": "高斯分数，h = {h:g}",
+    "gaussian_score": "高斯，h = {h:g}",
     "gradient_table_score": "分数",
     "gradient_table_n": "键的个数",
     "gradient_table_d": "维数",
