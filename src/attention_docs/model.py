@@ -73,7 +73,9 @@ class NadarayaWatsonRegressor(nn.Module):
         # from the keys: the same softmax as -((x - k) w)²/2, shifted by its max.
         step = keys - nearest  # (n, m)
         reach = (queries[:, None] - keys) / 2 + (queries[:, None] - nearest) / 2
-        scores = torch.where(step == 0, 0.0, step * reach) * self.w**2  # (n, m)
+        # Times w, then w again: w² alone overflows beyond |w| ≈ 1.3e154, and
+        # the nearest key's 0 would become 0 * inf.
+        scores = torch.where(step == 0, 0.0, step * reach) * self.w * self.w
         if mask is not None:
             scores = scores.masked_fill(mask, -torch.inf)
         weights = torch.softmax(scores, dim=1)  # (n, m)

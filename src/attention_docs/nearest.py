@@ -1,7 +1,8 @@
 """The nearest key of each query, decided exactly in floating point.
 
 Far from the data, float64 can no longer tell the distances |q - k_i| apart
-(beyond about 1e16 from keys in [0, 5) they all round to the same number), so
+(from about 2^56 ≈ 7e16 from keys in [0, 5) they all round to the same
+number, and fewer and fewer are told apart well before that), so
 comparing rounded distances makes every key tie. The nearest key is instead
 found from the two keys that bracket the query, the largest key at or below it
 and the smallest at or above it, and the query is compared with their midpoint
@@ -127,8 +128,8 @@ def _sides(
 
 
 # A query more than 100 (scaled) units from every key is scored relative to
-# its nearest key: there the rounding of the squared distances would blur the
-# scores' differences (and beyond about 1e8 tie every key).
+# its nearest key: there the rounding of the squared distances starts to blur
+# the scores' differences (and far enough out ties every key).
 FAR_SCORE = -0.5e4
 
 

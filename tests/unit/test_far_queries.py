@@ -72,6 +72,17 @@ def test_the_trained_models_prediction_gets_the_nearest_keys_value(w):
     assert np.all(np.isfinite(weights))
 
 
+@pytest.mark.parametrize("w", [2e154, -1e200, 1e308])
+def test_a_model_with_a_huge_w_still_pools_the_nearest_keys(w):
+    """w² alone overflows past |w| ≈ 1.3e154: the nearest key's 0 must stay 0."""
+    keys, values = np.array([0.0, 1.0, 2.0, 2.0]), np.array([10.0, 20.0, 30.0, 50.0])
+    queries = np.array([1.5, 0.5, 0.9, 1e17, -1e300])
+    predictions, weights = predict(NadarayaWatsonRegressor(w), keys, values, queries)
+    # 1.5: the keys 1 and 2, 2 tie; 0.5: 0 and 1 tie; then 1, then 2, 2; then 0
+    np.testing.assert_allclose(predictions, [100 / 3, 15, 20, 40, 10], rtol=1e-15)
+    assert np.all(np.isfinite(weights))
+
+
 def test_a_model_after_training_too():
     model = train(DATA.x_train, DATA.y_train, epochs=5).model
     predictions, _ = predict(model, DATA.x_train, DATA.y_train, np.array([-1e17]))
