@@ -27,7 +27,7 @@ def entries(page: str) -> dict[str, str]:
 
 def test_both_pages_list_the_same_works():
     english, chinese = entries("references.md"), entries("references.zh.md")
-    assert len(english) == len(chinese) == 17
+    assert len(english) == len(chinese) == 18
     years = [re.search(r"\((\d{4})\)$", h)[1] for h in english]
     assert years == [re.search(r"（(\d{4})）$", h)[1] for h in chinese]
 
@@ -52,7 +52,9 @@ def is_author_year_gb_t_7714(body: str, year: str) -> bool:
     proceedings = r"\[C\]//.+\. [^:.\d]+: [^:\d]+: \d+-\d+\.$"
     # ...[M]. Place: Publisher.
     book = r"\[M\]\. [^:\d]+: [^,:\d]+\.$"
-    return bool(re.search(f"{start}(?:{journal}|{proceedings}|{book})", body))
+    # ...[EB/OL]. Address (an online resource, here an online book's release).
+    online = r"\[EB/OL\]\. https://\S+\.$"
+    return bool(re.search(f"{start}(?:{journal}|{proceedings}|{book}|{online})", body))
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from attention_docs.bandwidth import basin_boundary, cv_bandwidth, loo_cv_error
 from attention_docs.data import true_class_probabilities
 from attention_docs.figures import explorables
 from attention_docs.model import NadarayaWatsonRegressor, leave_one_out_pairs, train
+from attention_docs.pooling import gaussian_attention_pooling
 from attention_docs.scores import (
     dot_product_scores,
     gaussian_scores,
@@ -122,36 +123,80 @@ def test_the_naive_formula_breaks_about_39_units_from_every_key():
 
 
 def test_far_queries_tie_in_float64_yet_get_the_nearest_keys_value():
-    """'about 10^17 away from keys in [0, 5), every |x - x_i| rounds to the
-    same number, all keys tie, and the prediction would become the mean of all
-    the values. ... On this chapter's data it is 0.24, the leftmost key's
-    value, at x = -10^17 and at the most negative float64 alike, never the
-    mean of all values, 2.22.' (attention-pooling, Computing the weights
-    safely; test_far_queries checks every kernel, ties and the model)"""
+    """'31 of the 50 distances |x - x_i| are still distinct at x = -10^15,
+    where the result is still right, but farther out partial ties spoil it: at
+    x = -10^16 gaussian_attention_pooling returns 1.01, neither the nearest
+    key's value 0.24 nor the mean of all values, 2.22. For
+    x <= -2^56 ≈ -7 × 10^16 every distance rounds to the same number, all keys
+    tie and it returns that mean; once |x - x_i|/h passes about 10^154, the
+    squares overflow and it returns NaN. ... On this chapter's data it returns
+    0.24, the leftmost key's value, at x = -10^16, at x = -10^17 and at the
+    most negative float64 alike. With the boxcar and Epanechnikov kernels ...
+    a query with no key within reach also gets its nearest key's value'
+    (attention-pooling, Computing the weights safely; test_far_queries checks
+    every kernel, ties and the model)"""
+    page = "attention-pooling"
     assert_stated(
-        "attention-pooling",
-        en="about $10^{17}$ away from keys in $[0, 5)$, every $|x - x_i|$ "
-        "rounds to the same number, all keys tie",
-        zh="查询离 $[0, 5)$ 中的键约 $10^{17}$ 远时，每个 $|x - x_i|$ "
-        "都舍入成同一个数，所有键并列",
+        page,
+        en="31 of the 50 distances $|x - x_i|$ are still distinct at "
+        "$x = -10^{15}$, where the result is still right",
+        zh="$x = -10^{15}$ 时，50 个距离 $|x - x_i|$ 中仍有 31 个互不相同，"
+        "结果也还正确",
     )
     assert_stated(
-        "attention-pooling",
-        en="On this chapter's data it is 0.24, the leftmost key's value, at "
-        "$x = -10^{17}$ and at the most negative float64 alike, never the mean "
-        "of all values, 2.22.",
-        zh="无论在 $x = -10^{17}$ 处，还是在 float64 所能表示的最负的数处，"
-        "预测都是最左边那个键的值 0.24，而不是全部值的平均 2.22。",
+        page,
+        en="at $x = -10^{16}$ `gaussian_attention_pooling` returns 1.01, neither "
+        "the nearest key's value 0.24 nor the mean of all values, 2.22.",
+        zh="在 $x = -10^{16}$ 处，`gaussian_attention_pooling` 返回 1.01，"
+        "既不是最近那个键的值 0.24，也不是全部值的平均 2.22。",
     )
-    assert DATA.x_train.min() >= 0 and DATA.x_train.max() < 5
-    assert np.unique(np.abs(-1e17 - DATA.x_train)).size == 1  # every key ties
-    assert np.unique(np.abs(-1e15 - DATA.x_train)).size > 1  # not yet
-    assert round(DATA.y_train.mean(), 2) == 2.22
-    leftmost = DATA.y_train[np.argmin(DATA.x_train)]
-    assert round(leftmost, 2) == 0.24
-    queries = np.array([-1e17, -np.finfo(float).max])
-    prediction, _ = nadaraya_watson(DATA.x_train, DATA.y_train, queries)
+    assert_stated(
+        page,
+        en="For $x \\le -2^{56} \\approx -7 \\times 10^{16}$ every distance "
+        "rounds to the same number, all keys tie and it returns that mean; once "
+        "$|x - x_i|/h$ passes about $10^{154}$, the squares overflow and it "
+        "returns NaN.",
+        zh="当 $x \\le -2^{56} \\approx -7 \\times 10^{16}$ 时，每个距离都舍入成"
+        "同一个数，所有键并列，它返回的就是这个平均值；一旦 $|x - x_i|/h$ 超过约 "
+        "$10^{154}$，平方就会上溢，它返回 NaN。",
+    )
+    assert_stated(
+        page,
+        en="On this chapter's data it returns 0.24, the leftmost key's value, at "
+        "$x = -10^{16}$, at $x = -10^{17}$ and at the most negative float64 alike.",
+        zh="无论在 $x = -10^{16}$ 处、$x = -10^{17}$ 处，还是在 float64 所能表示的"
+        "最负的数处，它返回的都是最左边那个键的值 0.24。",
+    )
+    x, y = DATA.x_train, DATA.y_train
+    assert x.min() >= 0 and x.max() < 5
+    mean, leftmost = y.mean(), y[np.argmin(x)]
+    assert round(mean, 2) == 2.22 and round(leftmost, 2) == 0.24
+
+    def short(query, h=1.0):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return gaussian_attention_pooling(np.array([query]), x, y, h)[0][0]
+
+    assert np.unique(np.abs(-1e15 - x)).size == 31
+    assert short(-1e15) == pytest.approx(leftmost, abs=1e-12)
+    assert round(short(-1e16), 2) == 1.01  # partial ties
+    assert np.unique(np.abs(-(2.0**55) - x)).size > 1
+    for query in (-(2.0**56), -1e17, -1e154):  # every key ties
+        assert np.unique(np.abs(query - x)).size == 1
+        assert short(query) == pytest.approx(mean, rel=1e-12)
+    assert round(2.0**56 / 1e16) == 7
+    limit = math.sqrt(np.finfo(float).max)  # where a square overflows
+    assert round(math.log10(limit)) == 154
+    for h in (1.0, 0.5):
+        assert np.isfinite(short(-0.99 * limit * h, h))
+        assert np.isnan(short(-1.01 * limit * h, h))
+    queries = np.array([-1e16, -1e17, -np.finfo(float).max])
+    prediction, _ = nadaraya_watson(x, y, queries)
     np.testing.assert_array_equal(prediction, leftmost)
+    for kernel in ("boxcar", "epanechnikov"):  # no key within reach: 0/0
+        prediction, _ = nadaraya_watson(
+            x, y, np.array([-1.0, 6.0]), kernel=kernel, bandwidth=0.5
+        )
+        np.testing.assert_array_equal(prediction, [leftmost, y[np.argmax(x)]])
 
 
 def test_the_h1_gaussian_fit_is_biased_to_about_1_6_at_x_0():
@@ -333,9 +378,11 @@ def test_the_loss_has_two_basins_whose_boundary_is_near_w_0_155():
     h ≈ 6.4 ... the peak between them, at w ≈ 0.155, is their boundary. ...
     the bump is less than 0.1 high. With the learning rate 0.05, a start below
     the boundary slides down to w = 0 ...; a start above it reaches 1/h_cv.
-    With 0.5, a start below the boundary overshoots w = 0 at every step,
-    because near 0 the curvature of L times the rate exceeds 2, and it ends at
-    the mirror minimum ... about one seed in six starts below the boundary.'
+    With 0.5, the curvature of L near 0 times the rate exceeds 2, so from a
+    start below the boundary w swings across 0 with growing amplitude until it
+    leaves the basin of w = 0, and it ends at 1/h_cv or at the mirror minimum
+    -1/h_cv, depending on the start ... about one seed in six starts below
+    the boundary.'
     (parametric-attention-pooling, What the learned bandwidth is)"""
     page = "parametric-attention-pooling"
     assert_stated(
@@ -362,12 +409,15 @@ def test_the_loss_has_two_basins_whose_boundary_is_near_w_0_155():
     )
     assert_stated(
         page,
-        en="With 0.5, a start below the boundary is thrown across $w = 0$ and "
-        "out of that basin, because near 0 the curvature of $L$ times the rate "
-        "exceeds 2, and it ends at the mirror minimum $-1/h_{\\mathrm{cv}}$",
-        zh="学习率为 0.5 时，从分界以下出发，$w$ 会被甩过 0、甩出这个吸引域，"
-        "因为在 0 附近，$L$ 的曲率乘以学习率大于 2；$w$ 最后停在镜像对称的最小值点 "
-        "$-1/h_{\\mathrm{cv}}$",
+        en="With 0.5, the curvature of $L$ near 0 times the rate exceeds 2, so "
+        "from a start below the boundary $w$ swings across 0 with growing "
+        "amplitude until it leaves the basin of $w = 0$, and it ends at "
+        "$1/h_{\\mathrm{cv}}$ or at the mirror minimum $-1/h_{\\mathrm{cv}}$, "
+        "depending on the start",
+        zh="学习率为 0.5 时，$L$ 在 0 附近的曲率乘以学习率大于 2，所以从分界以下出发，"
+        "$w$ 会在 0 的两侧来回摆动，摆幅越来越大，直到离开 $w = 0$ 的吸引域；"
+        "它最后停在 $1/h_{\\mathrm{cv}}$ 或镜像对称的最小值点 "
+        "$-1/h_{\\mathrm{cv}}$，停在哪一个取决于起点",
     )
     assert_stated(
         page,
@@ -394,6 +444,10 @@ def test_the_loss_has_two_basins_whose_boundary_is_near_w_0_155():
         fast = train(x, y, epochs=300, lr=0.5, w=start).ws
         assert np.sum(np.diff(np.sign(fast)) != 0) == 1  # across 0, once
         assert fast[-1] == pytest.approx(-w_cv, rel=1e-4)
+    for start in (0.01, 0.13):  # swings across 0 and out on the other side
+        fast = train(x, y, epochs=300, lr=0.5, w=start).ws
+        assert np.sum(np.diff(np.sign(fast)) != 0) >= 1
+        assert fast[-1] == pytest.approx(w_cv, rel=1e-4)
     assert abs(boundary - 1 / 6) < 0.02  # P(U < boundary) for U uniform on [0, 1)
 
 
@@ -1111,8 +1165,10 @@ def test_the_fitted_rates_are_a_little_steeper_than_the_limits_in_order():
     )
     assert_stated(
         FURTHER,
-        en="With three inputs, at these sizes, the best $h$ shrinks faster than that",
-        zh="输入为 3 维时，在这些样本量下，最佳 $h$ 缩小得比极限预测的更快",
+        en="With three inputs, at these sizes, the best $h$ shrinks faster than "
+        "that, though these ratios come from few draws of the inputs.)",
+        zh="输入为 3 维时，在这些样本量下，最佳 $h$ 缩小得比极限预测的更快，"
+        "不过这些比例只来自对输入的寥寥几次抽取。）",
     )
     assert_stated(FURTHER, en="by a factor of 5 to 16", zh="增大到原来的 5 到 16 倍")
     assert_stated(FURTHER, en="$2^{5/4} \\approx 2.4$", zh="$2^{5/4} \\approx 2.4$")
