@@ -208,6 +208,10 @@ _HEADINGS = """[...document.querySelectorAll("h1, h2, h3, h4, h5, h6")]
   .map((h) => h.innerText.replace(/\\s+/g, " ").trim())"""
 
 
+_FONTS_LOADED = """Promise.all([...document.fonts].map((face) => face.load()))
+  .then(() => document.fonts.ready)"""
+
+
 def _print(
     page: Page, address: str, source: Path, text: str
 ) -> tuple[bytes, list[str]]:
@@ -219,7 +223,10 @@ def _print(
     source.write_text(text, "utf-8")
     page.goto(address + source.name)
     page.wait_for_load_state("load")
-    page.evaluate("document.fonts.ready")
+    # Every font face loaded before printing, not only those the screen layout
+    # asked for: a face first needed by the print layout raced the printing,
+    # and a formula's glyphs moved between two builds of the same page.
+    page.evaluate(_FONTS_LOADED)
     headings = page.evaluate(_HEADINGS)
     pdf = page.pdf(
         format="A4",
