@@ -123,7 +123,7 @@ def basin_boundary(x_train: np.ndarray, y_train: np.ndarray) -> float:
     def loss(w: float) -> float:  # -CV(1/w), to minimise
         return -float(loo_cv_error(x_train, y_train, [1 / w])[0])
 
-    top = int(np.argmin([loss(w) for w in grid[1:]])) + 1
+    top = int(np.argmax(loo_cv_error(x_train, y_train, 1 / grid[1:]))) + 1
     if top == 1:
         return 0.0
     upper = grid[min(top + 1, grid.size - 1)]

@@ -93,10 +93,11 @@ def _sorted_brackets(
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_brackets` from the sorted keys (see :func:`nearest_key`)."""
     order = np.argsort(keys, kind="stable")
-    padded = np.concatenate(([-np.inf], keys[order], [np.inf]))
+    ordered = keys[order]
+    padded = np.concatenate(([-np.inf], ordered, [np.inf]))
     if not leave_one_out:
-        below = padded[np.searchsorted(keys[order], queries, side="right")]
-        above = padded[np.searchsorted(keys[order], queries, side="left") + 1]
+        below = padded[np.searchsorted(ordered, queries, side="right")]
+        above = padded[np.searchsorted(ordered, queries, side="left") + 1]
         return below, above
     # Query i is key i, at sorted position p (padded p + 1); its neighbours
     # there bracket it, and a neighbour equal to it is a duplicate it may use.
