@@ -6,14 +6,19 @@ test under ``e2e/`` is marked slow by its folder. Under pytest-xdist, the
 workers share one strict build of the real site.
 """
 
-import fcntl
-import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-from helpers import CHROMIUM, MISSING_CHROMIUM, ROOT, SOURCE_DATE_EPOCH, mkdocs_build
+from helpers import (
+    CHROMIUM,
+    MISSING_CHROMIUM,
+    ROOT,
+    SOURCE_DATE_EPOCH,
+    mkdocs_build,
+    run_folder,
+    shared_build,
+)
 
 E2E = Path(__file__).resolve().parent / "e2e"
 
@@ -87,46 +92,28 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         )
 
 
-def _run_folder(tmp_path_factory) -> Path:
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the run's folder, above each worker's own
-    return base
-
-
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory):
     """The real site, built strictly once per test run: (folder, build log).
-
-    Under pytest-xdist, the first worker to ask builds it while the others wait
-    on a lock; they all read the same folder (no test writes to it). Sharing
-    by lock rather than ``--dist=loadgroup`` keeps both workers on the browser
-    tests; loadgroup also stopped grouping with pytest 9.2 (pytest-xdist #1386).
 
     The build starts from an empty execution cache, so every block and notebook
     runs on the code under test (``test_real_build_executed_everything``), and
     it leaves the cache filled for :func:`warm_cache`.
     """
-    base = _run_folder(tmp_path_factory)
-    site, record = base / "real-site", base / "real-site.json"
-    with open(base / "real-site.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not record.exists():
-            result = mkdocs_build(
-                ROOT,
-                site,
-                pdf=True,
-                cache=base / "real-site-cache",
-                env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH},
-            )
-            build = {
-                "returncode": result.returncode,
-                "log": result.stdout + result.stderr,
-            }
-            record.write_text(json.dumps(build))
-    build = json.loads(record.read_text())
+
+    def make(site: Path) -> dict:
+        result = mkdocs_build(
+            ROOT,
+            site,
+            pdf=True,
+            cache=site.parent / "real-site-cache",
+            env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH},
+        )
+        return {"returncode": result.returncode, "log": result.stdout + result.stderr}
+
+    build = shared_build(tmp_path_factory, "real-site", make)
     assert build["returncode"] == 0, build["log"]
-    return site, build["log"]
+    return run_folder(tmp_path_factory) / "real-site", build["log"]
 
 
 @pytest.fixture(scope="session")
@@ -144,5 +131,5 @@ def warm_cache(site_build, tmp_path_factory, tmp_path) -> Path:
     third of a cold build's time. Entries do not depend on the project's path.
     """
     cache = tmp_path / "warm-cache"
-    shutil.copytree(_run_folder(tmp_path_factory) / "real-site-cache", cache)
+    shutil.copytree(run_folder(tmp_path_factory) / "real-site-cache", cache)
     return cache

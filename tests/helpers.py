@@ -4,6 +4,8 @@ Test modules import these (``from helpers import ...``; pytest puts ``tests/``
 on the import path); ``conftest.py`` keeps only fixtures and hooks.
 """
 
+import fcntl
+import json
 import os
 import re
 import shutil
@@ -126,3 +128,30 @@ def set_site_url(project: Path, url: str) -> None:
     )
     assert count == 1, "mkdocs.yml has no site_url line"
     config.write_text(text)
+
+
+def run_folder(tmp_path_factory) -> Path:
+    """The test run's temporary folder, shared by the pytest-xdist workers."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    return base
+
+
+def shared_build(tmp_path_factory, name: str, build) -> dict:
+    """A build made once per test run, whichever worker asks first.
+
+    Under pytest-xdist, the first worker to ask runs ``build(folder)`` while
+    the others wait on a lock; they all read the same folder (no test writes
+    to it). Sharing by lock rather than ``--dist=loadgroup`` keeps both workers
+    busy; loadgroup also stopped grouping with pytest 9.2 (pytest-xdist #1386).
+    ``build`` returns a JSON-ready record (with the build's ``returncode`` and
+    ``log``), which every caller gets.
+    """
+    base = run_folder(tmp_path_factory)
+    record = base / f"{name}.json"
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            record.write_text(json.dumps(build(base / name)))
+    return json.loads(record.read_text())

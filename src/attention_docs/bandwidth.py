@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .checks import as_vector
-from .pooling import leave_one_out
+from .checks import as_vector, check_bandwidth, check_pairs
+from .nearest import nearest_key
+from .pooling import exp_scores, leave_one_out
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -43,11 +44,76 @@ def loo_cv_error(
         error is larger than a float can hold (residuals beyond about 1e154).
     """
     bandwidths = as_vector("bandwidths", bandwidths)
-    errors = []
-    for h in bandwidths:
-        predictions, _ = leave_one_out(x_train, y_train, kernel=kernel, bandwidth=h)
-        errors.append(_mean_square(np.asarray(y_train, dtype=float) - predictions))
-    return np.array(errors)
+    sweep = LeaveOneOut(x_train, y_train, kernel)
+    return np.array([sweep.error(h) for h in bandwidths])
+
+
+class LeaveOneOut:
+    """Leave-one-out predictions of one training set, at any bandwidth.
+
+    For the Gaussian kernel, the scores without the bandwidth,
+    P = (k - k*)((x - k)/2 + (x - k*)/2) with k* the nearest other key, are
+    computed once; each bandwidth then costs one division, exp and sum:
+    about four times faster than :func:`~attention_docs.pooling.leave_one_out`
+    when many bandwidths are scored, as CV(h) minimisation does. The two
+    agree to rounding (a few units in the last place of each score). Where
+    P would overflow or lose precision (keys beyond about 1e154 or closer
+    than about 1e-154), or h² is not a normal float, each bandwidth takes
+    the direct computation.
+
+    Parameters:
+        x_train: Training inputs, shape (n_train,), with n_train ≥ 2.
+        y_train: Training targets, shape (n_train,).
+        kernel: The kernel name.
+    """
+
+    def __init__(self, x_train: ArrayLike, y_train: ArrayLike, kernel: str) -> None:
+        self.x_train, self.y_train, _ = check_pairs(x_train, y_train, kernel, 1.0)
+        if self.x_train.size < 2:
+            raise ValueError("leave-one-out needs at least 2 training pairs")
+        self.kernel = kernel
+        self.scores = _gaussian_scores(self.x_train) if kernel == "gaussian" else None
+
+    def predictions(self, bandwidth: float) -> np.ndarray:
+        """f_{-i}(x_i) for every i at this bandwidth, shape (n_train,)."""
+        h = check_bandwidth(bandwidth)
+        h2 = h * h  # inf past about 1.3e154, not an OverflowError
+        if self.scores is None or not np.finfo(float).tiny <= h2 < np.inf:
+            predictions, _ = leave_one_out(
+                self.x_train, self.y_train, kernel=self.kernel, bandwidth=bandwidth
+            )
+            return predictions
+        weights = np.divide(self.scores, h2)
+        np.fmin(weights, 0.0, out=weights)  # -0.0 under the diagonal's -inf
+        exp_scores(weights)
+        return np.einsum("ij,j->i", weights, self.y_train) / weights.sum(axis=1)
+
+    def error(self, bandwidth: float) -> float:
+        """CV(h) at this bandwidth."""
+        return _mean_square(self.y_train - self.predictions(bandwidth))
+
+
+def _gaussian_scores(x_train: np.ndarray) -> np.ndarray | None:
+    """Gaussian leave-one-out log-weights times h², or None where they round badly.
+
+    Row i scores every key against x_i's nearest other key k*:
+    (k - k*)((x_i - k)/2 + (x_i - k*)/2) ≤ 0, -inf on the diagonal. Products
+    that are not normal floats (overflow, or a subnormal that lost digits)
+    send the caller to the direct computation.
+    """
+    self_pairs = np.eye(x_train.size, dtype=bool)
+    nearest = nearest_key(x_train, x_train, self_pairs)[:, None]  # (n, 1)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        apart = x_train[None, :] - nearest  # k - k*, (n, n)
+        reach = (x_train[:, None] - x_train[None, :]) / 2 + (
+            x_train[:, None] - nearest
+        ) / 2
+        scores = apart * reach
+    lost = (np.abs(scores) < np.finfo(float).tiny) & (apart != 0) & (reach != 0)
+    if not np.all(np.isfinite(scores)) or np.any(lost):
+        return None
+    scores[self_pairs] = -np.inf
+    return scores
 
 
 def _mean_square(residuals: np.ndarray) -> float:
@@ -87,13 +153,14 @@ def cv_bandwidth(
     """
     if not 0 < low < high or not np.isfinite(high):
         raise ValueError(f"need 0 < low < high < inf, got low={low}, high={high}")
+    sweep = LeaveOneOut(x_train, y_train, kernel)
     grid = np.geomspace(low, high, 241)
-    errors = loo_cv_error(x_train, y_train, grid, kernel=kernel)
+    errors = [sweep.error(h) for h in grid]
     best = int(np.argmin(errors))
     a, b = np.log(grid[max(best - 1, 0)]), np.log(grid[min(best + 1, grid.size - 1)])
 
     def error(log_h: float) -> float:
-        return float(loo_cv_error(x_train, y_train, [np.exp(log_h)], kernel=kernel)[0])
+        return sweep.error(float(np.exp(log_h)))
 
     return float(np.exp(golden_section(error, a, b, tol)))
 
@@ -119,11 +186,12 @@ def basin_boundary(x_train: np.ndarray, y_train: np.ndarray) -> float:
     """
     w_cv = 1 / cv_bandwidth(x_train, y_train)
     grid = np.linspace(0, w_cv, 201)  # (201,); grid[0] = 0 is average pooling
+    sweep = LeaveOneOut(x_train, y_train, "gaussian")
 
     def loss(w: float) -> float:  # -CV(1/w), to minimise
-        return -float(loo_cv_error(x_train, y_train, [1 / w])[0])
+        return -sweep.error(1 / w)
 
-    top = int(np.argmax(loo_cv_error(x_train, y_train, 1 / grid[1:]))) + 1
+    top = int(np.argmax([sweep.error(1 / w) for w in grid[1:]])) + 1
     if top == 1:
         return 0.0
     upper = grid[min(top + 1, grid.size - 1)]

@@ -7,6 +7,8 @@ from numbers import Real
 
 import numpy as np
 
+from .kernels import get_kernel
+
 
 def real_array(name: str, values: object) -> np.ndarray:
     """``values`` as a float array of any shape; the error names ``name``.
@@ -70,3 +72,18 @@ def check_bandwidth(bandwidth: object) -> float:
     if not (math.isfinite(value) and value > 0):
         raise ValueError(f"bandwidth must be positive and finite, got {bandwidth!r}")
     return value
+
+
+def check_pairs(
+    x_train: object, y_train: object, kernel: str, bandwidth: object
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Validate keys, values, kernel name and bandwidth together."""
+    x_train = as_vector("x_train", x_train)
+    y_train = as_vector("y_train", y_train)
+    if x_train.shape != y_train.shape:
+        raise ValueError(
+            "x_train and y_train must have the same length, "
+            f"got {x_train.size} and {y_train.size}"
+        )
+    get_kernel(kernel)
+    return x_train, y_train, check_bandwidth(bandwidth)

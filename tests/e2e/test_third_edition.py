@@ -15,7 +15,15 @@ import sys
 import zipfile
 
 import pytest
-from helpers import CHAPTERS, LANGS, ROOT, copy_site, mkdocs_build
+from helpers import (
+    CHAPTERS,
+    LANGS,
+    ROOT,
+    copy_site,
+    mkdocs_build,
+    run_folder,
+    shared_build,
+)
 from pypdf import PdfReader
 
 pytestmark = pytest.mark.slow
@@ -74,18 +82,30 @@ def translations(project, *argv):
 
 @pytest.fixture(scope="module")
 def japanese(tmp_path_factory, site_build):
-    """(project, site, build log) of a copy of the site with a Japanese edition."""
-    base = tmp_path_factory.mktemp("third-edition")
-    project = copy_site(base / "project")
-    add_japanese(project)
-    cache = base / "cache"
-    shutil.copytree(site_build[0].parent / "real-site-cache", cache)
-    site = base / "site"
-    result = mkdocs_build(
-        project, site, pdf=True, cache=cache, library=project / "src", notebooks=True
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return project, site, result.stdout + result.stderr
+    """(project, site, build log) of a copy of the site with a Japanese edition.
+
+    Built once per run: the worker that asks second waits for the first's.
+    """
+
+    def make(base):
+        project = copy_site(base / "project")
+        add_japanese(project)
+        cache = base / "cache"
+        shutil.copytree(site_build[0].parent / "real-site-cache", cache)
+        result = mkdocs_build(
+            project,
+            base / "site",
+            pdf=True,
+            cache=cache,
+            library=project / "src",
+            notebooks=True,
+        )
+        return {"returncode": result.returncode, "log": result.stdout + result.stderr}
+
+    build = shared_build(tmp_path_factory, "third-edition", make)
+    assert build["returncode"] == 0, build["log"]
+    base = run_folder(tmp_path_factory) / "third-edition"
+    return base / "project", base / "site", build["log"]
 
 
 def test_the_edition_has_its_own_search_index(japanese):

@@ -10,8 +10,8 @@ from scipy.special import softmax as scipy_softmax
 from statsmodels.nonparametric.kernel_regression import KernelReg
 
 from attention_docs import attention_weights, average_pooling, nadaraya_watson
-from attention_docs.bandwidth import cv_bandwidth, loo_cv_error
-from attention_docs.pooling import gaussian_attention_pooling, leave_one_out
+from attention_docs.bandwidth import LeaveOneOut, cv_bandwidth, loo_cv_error
+from attention_docs.pooling import exp_scores, gaussian_attention_pooling, leave_one_out
 from attention_docs.scores import dot_product_scores, gaussian_scores, softmax
 
 KERNEL_NAMES = ["gaussian", "boxcar", "constant", "epanechnikov"]
@@ -582,3 +582,64 @@ def test_complex_input_is_refused_not_cast_to_real(argument):
     args[argument] = [complex(v) for v in np.real(args[argument])]  # a list, too
     with pytest.raises(TypeError, match="complex"):
         nadaraya_watson(args["x_train"], args["y_train"], args["x_query"])
+
+
+@pytest.mark.parametrize("bandwidth", [1e-3, 0.05, 0.5, 3.0, 1e3, 1e160])
+def test_the_bandwidth_sweep_agrees_with_leave_one_out(data, bandwidth):
+    """LeaveOneOut scores P/h² from one table; leave_one_out, (k-k*)/h times
+    the reach over h: the same to rounding, and the same bits for h² beyond a
+    float (1e160), which the sweep hands to leave_one_out."""
+    x_train, y_train, _ = data
+    sweep = LeaveOneOut(x_train, y_train, "gaussian")
+    assert sweep.scores is not None
+    expected, _ = leave_one_out(x_train, y_train, bandwidth=bandwidth)
+    np.testing.assert_allclose(sweep.predictions(bandwidth), expected, rtol=1e-12)
+    loop = loop_leave_one_out(x_train, y_train, "gaussian", bandwidth)
+    if bandwidth >= 0.05:  # narrower, the loop's kernel values underflow
+        np.testing.assert_allclose(sweep.predictions(bandwidth), loop, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "scale", [1e200, 1e-200], ids=["keys past 1e154", "keys closer than 1e-154"]
+)
+def test_the_sweep_hands_extreme_keys_to_leave_one_out(data, scale):
+    x_train, y_train, _ = data
+    sweep = LeaveOneOut(x_train * scale, y_train, "gaussian")
+    assert sweep.scores is None  # P would overflow, or lose digits as a subnormal
+    expected, _ = leave_one_out(x_train * scale, y_train, bandwidth=0.5 * scale)
+    assert np.array_equal(sweep.predictions(0.5 * scale), expected)
+
+
+@pytest.mark.parametrize("kernel", ["boxcar", "constant", "epanechnikov"])
+def test_the_sweep_of_a_compact_kernel_is_leave_one_out(data, kernel):
+    x_train, y_train, _ = data
+    sweep = LeaveOneOut(x_train, y_train, kernel)
+    expected, _ = leave_one_out(x_train, y_train, kernel=kernel, bandwidth=0.3)
+    assert np.array_equal(sweep.predictions(0.3), expected)
+
+
+def test_the_sweep_refuses_what_leave_one_out_refuses():
+    with pytest.raises(ValueError, match="at least 2"):
+        LeaveOneOut([1.0], [1.0], "gaussian")
+    with pytest.raises(ValueError, match="same length"):
+        LeaveOneOut([1.0, 2.0], [1.0], "gaussian")
+    with pytest.raises(ValueError, match="unknown kernel"):
+        LeaveOneOut([1.0, 2.0], [1.0, 2.0], "cosine")
+    with pytest.raises(ValueError, match="positive and finite"):
+        LeaveOneOut([1.0, 2.0], [1.0, 2.0], "gaussian").predictions(0.0)
+
+
+def test_exp_scores_gives_np_exp_s_bits():
+    """Scores below -746 become -inf before exp: the same 0.0, without the
+    C library's slow path for underflowing arguments."""
+    rng = np.random.default_rng(3)
+    scores = np.concatenate(
+        [
+            rng.uniform(-800, 0, 5000),
+            rng.uniform(-746.5, -743.5, 5000),  # subnormal results and the cut
+            [-np.inf, -746.0, np.nextafter(-746.0, 0), -0.0, 0.0],
+        ]
+    )
+    expected = np.exp(scores)
+    assert np.array_equal(exp_scores(scores.copy()), expected)
+    assert np.count_nonzero((expected > 0) & (expected < np.finfo(float).tiny)) > 100
