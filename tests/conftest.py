@@ -23,16 +23,28 @@ from helpers import (
 E2E = Path(__file__).resolve().parent / "e2e"
 
 
+# Fixtures of builds made once per run (helpers.shared_build), but for the
+# real site's: the first test that asks starts the build, and the others wait.
+SHARED_BUILDS = ("japanese",)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the end-to-end tier slow, and order the run for two workers.
 
-    One test that reads the real site comes first, then the slow tests (the
-    end-to-end tests that make their own builds, and the few unit tests that
-    compute for minutes), then the rest of those that read the real site,
-    then the quick tiers. With ``--maxschedchunk=1`` pytest-xdist hands
-    out tests two at a time as workers free up: one worker builds the real
-    site while the other starts on its own builds, and no worker is left
-    holding a queue of long builds while the other idles at the end.
+    One test that reads the real site comes first (it starts the real build),
+    then the slow tests that do not need it (the end-to-end tests that make
+    their own builds from nothing, and the few unit tests that compute for
+    minutes), then those that need it: first the ones that make a build of
+    their own from its cache (or are marked ``builds``), then the browser
+    tests and other readers, then the quick tiers. With
+    ``--maxschedchunk=1`` pytest-xdist hands out tests two at a time as
+    workers free up: one worker builds the real site while the other starts
+    on its own builds, the long builds overlap the browser tests rather than
+    race each other at the end, and no worker is left holding a queue of long
+    builds while the other idles. Of the tests that share another build
+    (:data:`SHARED_BUILDS`), the first goes with the builds and the rest to
+    the end of their tier: the other worker would otherwise sit on the
+    build's lock, idle, for minutes.
     """
 
     def tier(item: pytest.Item) -> int:
@@ -43,7 +55,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.is_relative_to(E2E):
             item.add_marker(pytest.mark.slow)
-    items.sort(key=tier)
+    waiting = set()
+    for name in SHARED_BUILDS:
+        users = [i for i in items if name in getattr(i, "fixturenames", ())]
+        waiting.update(users[1:])
+
+    def builds(item: pytest.Item) -> bool:  # a build of its own
+        fixtures = {"warm_cache", *SHARED_BUILDS} & set(
+            getattr(item, "fixturenames", ())
+        )
+        return bool(fixtures) or item.get_closest_marker("builds") is not None
+
+    items.sort(key=lambda item: (tier(item), item in waiting, not builds(item)))
     readers = [item for item in items if tier(item) == 1]
     if readers:
         items.remove(readers[0])

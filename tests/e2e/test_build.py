@@ -332,6 +332,7 @@ def test_real_build_executed_everything(site_build):
     assert all(s == "on" and h == "0" and int(m) > 10 for s, h, m in counts), counts
 
 
+@pytest.mark.builds
 def test_a_clean_build_is_byte_identical_to_the_real_one(site_build, tmp_path):
     """Same commit, same bytes, notebooks and figures included.
 
