@@ -67,6 +67,11 @@ class LeaveOneOut:
         kernel: The kernel name.
     """
 
+    x_train: np.ndarray
+    y_train: np.ndarray
+    kernel: str
+    scores: np.ndarray | None  # P, -inf on the diagonal; None: the direct way
+
     def __init__(self, x_train: ArrayLike, y_train: ArrayLike, kernel: str) -> None:
         self.x_train, self.y_train, _ = check_pairs(x_train, y_train, kernel, 1.0)
         if self.x_train.size < 2:
