@@ -8,9 +8,10 @@ front matter parses and every library name its prose writes resolves
 Python-Markdown writes (heading permalinks, footnote back links) in the
 edition's language.
 
-Inside Python-Markdown's conversion, :mod:`.mathml` (an extension listed in
-``mkdocs.yml``) turns arithmatex's formulas into MathML: the body the page
-stage receives already has its math typeset.
+Inside Python-Markdown's conversion, two extensions listed in ``mkdocs.yml``
+edit the tree where it is made: :mod:`.mathml` turns arithmatex's formulas
+into MathML, and :mod:`.annotations` classes Material's code annotation
+lists. The body the page stage receives has both done.
 """
 
 from __future__ import annotations

@@ -38,7 +38,6 @@ from attention_docs_site.page.notebook_pages import (
 from attention_docs_site.page.notebook_setup import add_setup_cell, run_yourself_box
 from attention_docs_site.page.polish import polish_page
 from attention_docs_site.translations import TranslationError
-from attention_docs_site.upstream.material_html import mark_code_annotations
 
 if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
@@ -72,7 +71,6 @@ def page_content(
             body = rename_headings(slim_notebook(html), ids)
             return notice + link + in_its_language(body, page, edition, editions)
         html = edition_downloads(html, page.url, edition)
-        html = mark_code_annotations(html)
         return notice + in_its_language(html, page, edition, editions)
     except TranslationError:
         raise  # already names the file

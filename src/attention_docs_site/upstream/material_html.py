@@ -2,7 +2,8 @@
 
 Each edit is declared as a :class:`~.guard.Reach` and applies through it, so
 markup an upgrade moved fails the build naming the edit. Here: the scripts
-block of the template, the code annotation lists of a page's body, and what
+block of the template, the code annotation lists (classed by the Markdown
+stage, :mod:`attention_docs_site.markdown.annotations`), and what
 the whole-site steps change (the security policy, the offline copies). The
 edits of a built page's theme markup, made in the page's one walk, are in
 :mod:`.material_page`; nothing else edits the theme's markup.
@@ -50,14 +51,13 @@ CODE_ANNOTATIONS = declare(
     "from the start, the text below does not shift",
     "speed",
 )
-# A code block whose comments carry Material's annotation markers, "# (1)!",
-# and the ordered list right after it: the annotations.
+# A code block as pymdownx.highlight writes it, whose comments carry
+# Material's annotation markers, "# (1)!": the ordered list right after it
+# holds the annotations.
 _ANNOTATED = re.compile(
-    r'(<div class="(?:language-\w+ )?highlight">(?:(?!</div>).)*?\(\d+\)!'
-    r"(?:(?!</div>).)*</div>\s*)<ol>",
-    re.DOTALL,
+    r'^\s*<div class="(?:language-\w+ )?highlight">.*\(\d+\)!', re.DOTALL
 )
-_MARKER = re.compile(r"\(\d+\)!")
+ANNOTATIONS_CLASS = "ad-annotations"
 
 POLICY_PLACE = declare(
     "material: security policy after the charset",
@@ -135,18 +135,27 @@ def template_edit(block: str, name: str) -> markupsafe.Markup:
     return markupsafe.Markup(TEMPLATE_EDITS[name](str(block)))
 
 
-def mark_code_annotations(content: str) -> str:
-    """Class the lists of code annotations ``ad-annotations``.
+def is_annotated_code(block: str) -> bool:
+    """Whether a code block's HTML carries Material's annotation markers.
 
-    Material's script moves such a list into the code block's tooltips and
-    hides it; until it runs, the list takes its room, and the text below
-    moves up when it goes. The site's style sheet hides the list from the
-    start (``site.css``), and shows it again without scripts
-    (``overrides/main.html``) and in print.
+    The list right after such a block holds its annotations: Material's
+    script moves it into the block's tooltips and hides it; until it runs,
+    the list takes its room, and the text below moves up when it goes. The
+    Markdown stage classes the list :data:`ANNOTATIONS_CLASS`
+    (:mod:`attention_docs_site.markdown.annotations`), which the site's style
+    sheet hides from the start (``site.css``) and shows again without
+    scripts (``overrides/main.html``) and in print.
     """
-    if not CODE_ANNOTATIONS.active or not _MARKER.search(content):
-        return content
-    return CODE_ANNOTATIONS.edit(_ANNOTATED, r'\1<ol class="ad-annotations">', content)
+    return CODE_ANNOTATIONS.active and _ANNOTATED.match(block) is not None
+
+
+def require_annotation_list(following: str | None) -> bool:
+    """Fail the reach unless an annotated block is followed by its list."""
+    return CODE_ANNOTATIONS.require(
+        following == "ol",
+        "a code block with annotation markers is followed by "
+        f"{'nothing' if following is None else f'<{following}>'}, not its <ol>",
+    )
 
 
 def after_charset(page: str, element: str) -> str:
