@@ -54,8 +54,9 @@ class LeaveOneOut:
     For the Gaussian kernel, the scores without the bandwidth,
     P = (k - k*)((x - k)/2 + (x - k*)/2) with k* the nearest other key, are
     computed once; each bandwidth then costs one division, exp and sum:
-    about four times faster than :func:`~attention_docs.pooling.leave_one_out`
-    when many bandwidths are scored, as CV(h) minimisation does. The two
+    about twice as fast as :func:`~attention_docs.pooling.leave_one_out` at
+    n = 1600 when many bandwidths are scored, as CV(h) minimisation does
+    (``benchmarks/cv.py``). The two
     agree to rounding (a few units in the last place of each score). Where
     P would overflow or lose precision (keys beyond about 1e154 or closer
     than about 1e-154), or h² is not a normal float, each bandwidth takes
