@@ -9,6 +9,8 @@ the pages' Content-Security-Policy.
 
 from __future__ import annotations
 
+import io
+import math
 import re
 
 import pytest
@@ -21,6 +23,7 @@ from helpers import (
     ROOT,
     SITE_PATH,
 )
+from PIL import Image
 from test_explorables_browser import instant_page
 
 FULL_FONT = ROOT / "docs" / "assets" / "fonts" / "NotoSansMath-Regular.woff2"
@@ -54,11 +57,21 @@ def formulas_drawn(page, url):
         for node in tokens
         for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
     }
-    formulas = page.locator("article math")
-    shots = [
-        formulas.nth(i).screenshot(animations="disabled") for i in range(len(boxes))
+    # One capture of the whole page, cut at each formula's box: the same
+    # pixels as a screenshot of each formula, in one step instead of 100.
+    whole = Image.open(
+        io.BytesIO(page.screenshot(full_page=True, animations="disabled"))
+    )
+    crops = [
+        whole.crop((math.floor(x), math.floor(y), math.ceil(x + w), math.ceil(y + h)))
+        for x, y, w, h in boxes
     ]
-    return boxes, fonts, shots
+    # Each cut holds its formula's ink: more than one colour (the page's
+    # coordinates are the capture's pixels, at a device scale of 1).
+    flat = [all(lo == hi for lo, hi in crop.getextrema()) for crop in crops]
+    blank = [i for i, is_flat in enumerate(flat) if is_flat]
+    assert blank == [], f"formulas {blank[:5]} are blank in the capture"
+    return boxes, fonts, [crop.tobytes() for crop in crops]
 
 
 @pytest.mark.parametrize("lang", LANGS)
