@@ -7,6 +7,7 @@ workers share one strict build of the real site.
 """
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -124,19 +125,16 @@ def site_build(tmp_path_factory):
     it leaves the cache filled for :func:`warm_cache`.
     """
 
-    def make(site: Path) -> dict:
-        result = mkdocs_build(
+    def make(site: Path) -> subprocess.CompletedProcess:
+        return mkdocs_build(
             ROOT,
             site,
             pdf=True,
             cache=site.parent / "real-site-cache",
             env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH},
         )
-        return {"returncode": result.returncode, "log": result.stdout + result.stderr}
 
-    build = shared_build(tmp_path_factory, "real-site", make)
-    assert build["returncode"] == 0, build["log"]
-    return run_folder(tmp_path_factory) / "real-site", build["log"]
+    return shared_build(tmp_path_factory, "real-site", make)
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -138,20 +139,33 @@ def run_folder(tmp_path_factory) -> Path:
     return base
 
 
-def shared_build(tmp_path_factory, name: str, build) -> dict:
+def shared_build(
+    tmp_path_factory,
+    name: str,
+    build: Callable[[Path], subprocess.CompletedProcess],
+) -> tuple[Path, str]:
     """A build made once per test run, whichever worker asks first.
 
     Under pytest-xdist, the first worker to ask runs ``build(folder)`` while
     the others wait on a lock; they all read the same folder (no test writes
     to it). Sharing by lock rather than ``--dist=loadgroup`` keeps both workers
     busy; loadgroup also stopped grouping with pytest 9.2 (pytest-xdist #1386).
-    ``build`` returns a JSON-ready record (with the build's ``returncode`` and
-    ``log``), which every caller gets.
+
+    Returns:
+        The build's folder and its log, once the build succeeded (every
+        caller fails with the log otherwise).
     """
     base = run_folder(tmp_path_factory)
-    record = base / f"{name}.json"
+    folder, record = base / name, base / f"{name}.json"
     with open(base / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not record.exists():
-            record.write_text(json.dumps(build(base / name)))
-    return json.loads(record.read_text())
+            result = build(folder)
+            outcome = {
+                "returncode": result.returncode,
+                "log": result.stdout + result.stderr,
+            }
+            record.write_text(json.dumps(outcome))
+    outcome = json.loads(record.read_text())
+    assert outcome["returncode"] == 0, outcome["log"]
+    return folder, outcome["log"]

@@ -21,7 +21,6 @@ from helpers import (
     ROOT,
     copy_site,
     mkdocs_build,
-    run_folder,
     shared_build,
 )
 from pypdf import PdfReader
@@ -92,7 +91,7 @@ def japanese(tmp_path_factory, site_build):
         add_japanese(project)
         cache = base / "cache"
         shutil.copytree(site_build[0].parent / "real-site-cache", cache)
-        result = mkdocs_build(
+        return mkdocs_build(
             project,
             base / "site",
             pdf=True,
@@ -100,12 +99,9 @@ def japanese(tmp_path_factory, site_build):
             library=project / "src",
             notebooks=True,
         )
-        return {"returncode": result.returncode, "log": result.stdout + result.stderr}
 
-    build = shared_build(tmp_path_factory, "third-edition", make)
-    assert build["returncode"] == 0, build["log"]
-    base = run_folder(tmp_path_factory) / "third-edition"
-    return base / "project", base / "site", build["log"]
+    base, log = shared_build(tmp_path_factory, "third-edition", make)
+    return base / "project", base / "site", log
 
 
 def test_the_edition_has_its_own_search_index(japanese):
