@@ -104,6 +104,20 @@ def japanese(tmp_path_factory, site_build):
     return base / "project", base / "site", log
 
 
+def test_from_the_real_build_s_cache_no_edition_runs_code_again(japanese):
+    """Every edition's keys are the same whatever its place in the build.
+
+    The Japanese edition is built between the English and the Chinese ones,
+    so the Chinese blocks are keyed third here and second in the real build,
+    whose cache this copy starts from. Its translated home page is English
+    text, so it runs the English blocks, already in the cache too.
+    """
+    _, _, log = japanese
+    counts = re.findall(r"attention_docs cache \(on\): (\d+) hits, (\d+) misses", log)
+    assert len(counts) == 3, log
+    assert all(int(hits) > 10 and misses == "0" for hits, misses in counts), counts
+
+
 def test_the_edition_has_its_own_search_index(japanese):
     _, site, log = japanese
     index = json.loads((site / "ja" / "search" / "search_index.json").read_text())

@@ -138,6 +138,36 @@ def test_another_markdown_configuration_misses_the_same_one_hits(cache, changed)
     assert run(cache, "new") == ("new", False)
 
 
+class PluginExtension:
+    """An extension object that a plugin appends in its on_config."""
+
+
+def test_every_edition_of_one_build_has_the_same_key(cache):
+    """What mkdocs-static-i18n does to one config, edition after edition.
+
+    The plugins' on_config runs once per edition on the same config object:
+    mkdocs-autorefs and mkdocstrings append their extension objects again, and
+    our ``python`` fence, registered after the first edition's key was taken,
+    is in the later ones'. None of that changes what a block's output is.
+    """
+    extensions, configs = markdown_config()
+    configs["pymdownx.superfences"]["custom_fences"] = [{"name": "other"}]
+    first = [*extensions, PluginExtension()]
+    cache.start_build(first, configs)
+    assert run(cache, "first edition") == ("first edition", False)
+    for edition in range(2, 4):
+        fences = configs["pymdownx.superfences"]["custom_fences"]
+        fences.append({"name": "python", "format": Formatter()})
+        again = first + [PluginExtension()] * (edition - 1)
+        cache.start_build(again, configs)
+        assert run(cache, f"edition {edition}") == ("first edition", True)
+    configs["pymdownx.superfences"]["custom_fences"][0]["name"] = "renamed"
+    cache.start_build(first, configs)  # another fence than ours still counts
+    assert run(cache, "renamed") == ("renamed", False)
+    cache.start_build([*extensions, PluginExtension(), "footnotes"], configs)
+    assert run(cache, "footnotes") == ("footnotes", False)
+
+
 def test_an_edit_to_our_own_markdown_extension_misses(cache, tmp_path, monkeypatch):
     """Our extensions have no version that changes with them: their source counts."""
     package = tmp_path / "attention_docs_site_copy"
@@ -151,7 +181,7 @@ def test_an_edit_to_our_own_markdown_extension_misses(cache, tmp_path, monkeypat
     own = own_extensions(["toc", name], package="attention_docs_site_copy")
     assert list(own) == [name]  # toc is in the key through Markdown's version
     monkeypatch.setattr(
-        "attention_docs_site.execute.cache.own_extensions",
+        "attention_docs_site.execute.fingerprints.own_extensions",
         lambda names: own_extensions(names, package="attention_docs_site_copy"),
     )
     extensions = ["toc", name]

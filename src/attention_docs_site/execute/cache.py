@@ -11,7 +11,8 @@ besides the teaching library:
   markdown-exec, mkdocs-jupyter, jupytext, nbconvert, Pygments; a notebook's
   outputs and download: IPython, nbformat);
 - the site's Markdown configuration (``markdown_extensions`` in ``mkdocs.yml``,
-  with the source of those that are our own, such as ``markdown/mathml.py``);
+  with the source of those that are our own, such as ``markdown/mathml.py``;
+  the same for every edition, :func:`.fingerprints.markdown_view`);
 - the library's files that are not Python, such as the font its figures are
   laid out with (:func:`.fingerprints.library_data_fingerprint`);
 - for a notebook, mkdocs-jupyter's options and the Jupyter settings files its
@@ -51,7 +52,7 @@ from attention_docs_site.execute.fingerprints import (
     library_data_fingerprint,
     library_fingerprint,
     library_folder,
-    own_extensions,
+    markdown_view,
     stable_config,
 )
 from attention_docs_site.execute.library_reach import Recorder
@@ -251,13 +252,7 @@ class ExecCache:
         self.stats.reset()
         self.environment = environment()
         self.data = library_data_fingerprint(self.library)
-        self.markdown = stable_config(
-            {
-                "extensions": markdown_extensions,
-                "configs": mdx_configs,
-                "own": own_extensions(markdown_extensions),
-            }
-        )
+        self.markdown = markdown_view(markdown_extensions, mdx_configs)
         current = library_fingerprint(self.library)
         changed = current != self.fingerprint
         self.fingerprint = current

@@ -122,6 +122,48 @@ def own_extensions(
     return own
 
 
+def markdown_view(
+    extensions: Iterable[object] | None, configs: Mapping[str, object] | None
+) -> object:
+    """The site's Markdown configuration as every cache key holds it.
+
+    The same in every edition of one build: under mkdocs-static-i18n the
+    plugins configure one ``config`` once per edition, and mkdocs-autorefs and
+    mkdocstrings append their extension each time, so the second edition's
+    list holds theirs twice and the third's three times; and our ``python``
+    fence (:func:`~attention_docs_site.execute.setup.register_fence`) is in
+    the configuration only from the second edition on. Each extension counts
+    once, in the order of its first mention, and any ``python`` custom fence
+    is left out, since ours replaces it in every build (and its code is ours).
+
+    Parameters:
+        extensions: MkDocs' ``config.markdown_extensions``.
+        configs: MkDocs' ``config.mdx_configs``, the extensions' options.
+
+    Returns:
+        Data for :func:`stable_config`-made keys.
+    """
+    named: list[object] = []
+    for extension in extensions or ():
+        stable = stable_config(extension)
+        if stable not in named:
+            named.append(stable)
+    options = dict(configs or {})
+    superfences = options.get("pymdownx.superfences")
+    if isinstance(superfences, Mapping):
+        fences = [
+            fence
+            for fence in superfences.get("custom_fences") or ()
+            if not (isinstance(fence, Mapping) and fence.get("name") == "python")
+        ]
+        options["pymdownx.superfences"] = {**superfences, "custom_fences": fences}
+    return {
+        "extensions": named,
+        "configs": stable_config(options),
+        "own": own_extensions(extensions),
+    }
+
+
 def environment() -> dict[str, str]:
     """Versions of Python and of the packages that shape the output."""
     versions = {"python": platform.python_version()}
