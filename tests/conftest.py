@@ -26,7 +26,7 @@ E2E = Path(__file__).resolve().parent / "e2e"
 
 # Fixtures of builds made once per run (helpers.shared_build), but for the
 # real site's: the first test that asks starts the build, and the others wait.
-SHARED_BUILDS = ("japanese",)
+SHARED_BUILDS = ("japanese", "arabic")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

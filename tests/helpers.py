@@ -169,3 +169,77 @@ def shared_build(
     outcome = json.loads(record.read_text())
     assert outcome["returncode"] == 0, outcome["log"]
     return folder, outcome["log"]
+
+
+def shared_copy_build(
+    tmp_path_factory,
+    site_build,
+    name: str,
+    change: Callable[[Path], None],
+    **options,
+) -> tuple[Path, Path, str]:
+    """A copy of the site, changed and built once per run from the real build's cache.
+
+    Parameters:
+        site_build: The real build (its cache is copied, so only what the
+            change touched runs).
+        name: The build's name among the run's shared builds.
+        change: What to do to the copied project before the build.
+        **options: For :func:`mkdocs_build` (``pdf``, ``notebooks``).
+
+    Returns:
+        The project, its built site and the build's log.
+    """
+
+    def make(base: Path) -> subprocess.CompletedProcess:
+        project = copy_site(base / "project")
+        change(project)
+        cache = base / "cache"
+        shutil.copytree(site_build[0].parent / "real-site-cache", cache)
+        return mkdocs_build(
+            project, base / "site", cache=cache, library=project / "src", **options
+        )
+
+    base, log = shared_build(tmp_path_factory, name, make)
+    return base / "project", base / "site", log
+
+
+def add_edition(project: Path, entry: str, lang: str, words: dict[str, str]) -> None:
+    """Steps 1 and 2 of "Add a language": the i18n entry and the interface words.
+
+    Parameters:
+        project: A copy of the site (:func:`copy_site`).
+        entry: The language's lines for mkdocs.yml's i18n ``languages``, put
+            before the ``zh`` entry.
+        lang: Its locale.
+        words: Catalog values translated (the others stay as in English,
+            which the catalog check allows: it checks keys and fields).
+    """
+    config = project / "mkdocs.yml"
+    text, added = re.subn(
+        r"(\n        - locale: zh\n)",
+        lambda found: "\n" + entry.strip("\n") + found[1],
+        config.read_text("utf-8"),
+    )
+    assert added == 1, f"mkdocs.yml lists no zh language to add {lang} beside"
+    config.write_text(text, "utf-8")
+    catalogs = project / "src" / "attention_docs_site" / "catalogs"
+    catalog = (catalogs / "en.yml").read_text("utf-8")
+    for key, value in words.items():
+        catalog, found = re.subn(
+            rf"^{key}: .*$", f"{key}: {value}", catalog, flags=re.M
+        )
+        assert found == 1, key
+    (catalogs / f"{lang}.yml").write_text(catalog, "utf-8")
+
+
+def translations(project: Path, *argv: str) -> subprocess.CompletedProcess:
+    """Run the translation command line in a copy of the site."""
+    return subprocess.run(
+        [sys.executable, "-m", "attention_docs_site.translations", *argv],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(project / "src")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

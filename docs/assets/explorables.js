@@ -205,9 +205,11 @@ function control(parent, text, input) {
 }
 
 function slider(parent, text, [low, high, step], value, describe) {
-  const input = node("input", { type: "range", min: low, max: high, step, value });
+  // A slider grows to the right, as the drawing's axes do, in every edition;
+  // its value reads in its own direction ("h = 0.50" or words).
+  const input = node("input", { type: "range", dir: "ltr", min: low, max: high, step, value });
   control(parent, text, input);
-  const shown = node("output", { for: input.id, "aria-hidden": "true" }, input.parentElement);
+  const shown = node("output", { for: input.id, dir: "auto", "aria-hidden": "true" }, input.parentElement);
   input.describe = () => {
     const words = describe(Number(input.value));
     input.setAttribute("aria-valuetext", words);
@@ -253,7 +255,9 @@ function draggable(svg, onPoint) {
 
 function frame(figure, data, width, height) {
   const live = node("div", { class: "ad-explorable__live" });
-  const svg = node("svg", { class: "ad-figure", role: "img", viewBox: `0 0 ${width} ${height}` }, live);
+  // Left to right in every edition, as the static drawing (svg.py): its texts
+  // are anchored at their start or end, which a right-to-left page would swap.
+  const svg = node("svg", { class: "ad-figure", role: "img", direction: "ltr", viewBox: `0 0 ${width} ${height}` }, live);
   const title = node("title", {}, svg);
   const controls = node("div", { class: "ad-explorable__controls" }, live);
   const readout = node("p", { class: "ad-explorable__readout", "aria-live": "polite" }, live);

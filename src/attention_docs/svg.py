@@ -6,6 +6,7 @@ import hashlib
 import html
 import io
 import re
+import unicodedata
 import warnings
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
@@ -159,6 +160,21 @@ def _prefix_ids(svg: str, prefix: str) -> str:
 
 
 _MISSING_GLYPH = r"Glyph .* missing from font"
+_GLYPH_NUMBER = re.compile(r"Glyph (\d+)")
+
+
+def _unsupported(warning: str) -> str:
+    """What a missing glyph means for a label's writer, and where to read more."""
+    found = _GLYPH_NUMBER.search(warning)
+    name = unicodedata.name(chr(int(found[1])), "") if found else ""
+    script = f"{name.split()[0].title()} script, " if name else ""
+    return (
+        f"The character ({script}U+{int(found[1]) if found else 0:04X}) cannot "
+        "be laid out: figure labels may use the scripts DejaVu Sans carries "
+        "(Latin, Greek, Cyrillic, Arabic, Hebrew and others) and the Chinese "
+        "and Japanese characters of the library's CJK font. See CONTRIBUTING.md, "
+        "'Add a language', step 3."
+    )
 
 
 def figure_to_svg(
@@ -197,7 +213,7 @@ def figure_to_svg(
         except UserWarning as warning:
             raise ValueError(
                 f"figure {alt.strip()!r} has text that no configured font can "
-                f"draw: {warning}"
+                f"draw: {warning} {_unsupported(str(warning))}"
             ) from None
     svg = _COMMENT.sub("", _PROLOGUE.sub("", buffer.getvalue()))
     svg = _compact(svg)
@@ -209,12 +225,17 @@ def figure_to_svg(
     label = html.escape(alt.strip(), quote=True)
     head, body = svg.split(">", 1)
     # The box's shape, stated: a page may skip drawing a figure until it nears
-    # the screen (site.css), and its box keeps this shape meanwhile.
+    # the screen (site.css), and its box keeps this shape meanwhile. And its
+    # direction: matplotlib anchors each text at its start or end, which a
+    # right-to-left page would swap, drawing tick labels over their axis.
     size = _VIEW_BOX.search(head)
     if size is None:
         raise ValueError(f"figure {alt.strip()!r}: matplotlib wrote no viewBox")
     width, height = size.groups()
-    style = f"max-width: 100%; height: auto; aspect-ratio: {width} / {height}"
+    style = (
+        "direction: ltr; max-width: 100%; height: auto; "
+        f"aspect-ratio: {width} / {height}"
+    )
     head = head.replace("<svg", f'<svg role="img" class="ad-figure" style="{style}"', 1)
     return f"{head}><title>{label}</title>{body}\n"
 

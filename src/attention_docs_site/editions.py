@@ -18,9 +18,10 @@ stops the build with a message that names the language and what to add.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,11 +53,15 @@ class Edition:
             into it are ``page.<lang>.md``.
         name: Its name in the language menu, e.g. ``"中文"``.
         default: Whether it is the default edition, built at the site's root.
+        direction: The direction its script runs, ``"ltr"`` or ``"rtl"``: the
+            theme's for the locale (:func:`site_editions`), so the markup the
+            plugin writes agrees with the ``<body dir>`` Material writes.
     """
 
     lang: str
     name: str
     default: bool = False
+    direction: str = "ltr"
 
     @property
     def folder(self) -> str:
@@ -160,16 +165,31 @@ def editions_from_languages(languages: Iterable[Mapping[str, Any]]) -> Editions:
     return Editions(sorted(built, key=lambda edition: not edition.default))
 
 
-def site_editions(config: MkDocsConfig) -> Editions:
+def site_editions(
+    config: MkDocsConfig, direction: Callable[[str], str] | None = None
+) -> Editions:
     """The editions of a loaded MkDocs configuration.
 
     A site without the i18n plugin has one edition, in the theme's language.
+
+    Parameters:
+        config: The configuration.
+        direction: The direction of a locale's script, as the theme writes it
+            on ``<body dir>`` (:func:`.upstream.material_languages.direction`);
+            None leaves every edition left to right.
     """
     i18n = config.plugins.get("i18n")
     if i18n is None:
         lang = str(config.theme.get("language") or REFERENCE_CATALOG)
-        return editions_from_languages([{"locale": lang, "default": True}])
-    return editions_from_languages(i18n.config["languages"])
+        editions = editions_from_languages([{"locale": lang, "default": True}])
+    else:
+        editions = editions_from_languages(i18n.config["languages"])
+    if direction is None:
+        return editions
+    return Editions(
+        dataclasses.replace(edition, direction=direction(edition.lang))
+        for edition in editions
+    )
 
 
 def current_edition(editions: Editions, lang: str | None) -> Edition:

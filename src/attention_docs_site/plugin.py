@@ -28,6 +28,7 @@ sooner.
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -59,6 +60,7 @@ from attention_docs_site.upstream.i18n import (
     nested_language_build,
 )
 from attention_docs_site.upstream.material_html import template_edit
+from attention_docs_site.upstream.material_languages import direction
 from attention_docs_site.upstream.watchdog import poll_every
 from attention_docs_site.wheel import Wheel, library_wheel
 
@@ -124,7 +126,10 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             self.sources.clear()
         self.settings = settings(self.config, config.config_file_path)
         guard.start_build(speed_edits=self.settings.speed_edits)
-        self.editions = site_editions(config)  # each with a catalog of its words
+        # Each with a catalog of its words, and the direction the theme gives it.
+        self.editions = site_editions(
+            config, functools.partial(direction, config.theme)
+        )
         edition_markdown(config, self._edition(config))
         self.execution.start(config, self.settings)
         search_languages(config, (edition.lang for edition in self.editions))

@@ -52,7 +52,10 @@ def test_home_page_has_a_figure_computed_at_build_time(built_site, lang):
 @pytest.mark.parametrize("lang", PAGES)
 def test_math_is_mathml_not_raw_tex(built_site, lang):
     html = (built_site / PAGES[lang]).read_text(encoding="utf-8")
-    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in html
+    assert (
+        '<math dir="ltr" xmlns="http://www.w3.org/1998/Math/MathML" display="block">'
+        in html
+    )
     assert "arithmatex" not in html and "\\sum" not in html and "$$" not in html
 
 

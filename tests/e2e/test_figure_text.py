@@ -11,6 +11,7 @@ shows without JavaScript, or in print, is shown again here to be measured too.
 """
 
 import itertools
+import re
 
 import pytest
 from helpers import CHAPTERS, LANGS, NOTEBOOK_PAGES, REFERENCE_PAGES
@@ -66,16 +67,27 @@ def outside(text: dict, figure: dict) -> float:
     )
 
 
+# Chromium boxes a run of Arabic letters one pixel taller than a run of Latin
+# letters in the same font and size (DejaVu Sans, in SVG: 10 against 11 px at
+# 8.5 px, 15 against 16 at 12.8, 58 against 59 at 50): its rounding, not ink.
+ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")
+
+
+def allowed(*texts: dict) -> float:
+    """How far these texts' boxes may cross: the tolerance, and Arabic's pixel."""
+    return TOLERANCE + any(ARABIC.search(text["text"]) for text in texts)
+
+
 def collisions(figure: dict) -> list[str]:
     """What is wrong with one figure's text, one line per problem."""
     problems = []
     for text in figure["texts"]:
         past = outside(text, figure)
-        if past > TOLERANCE:
+        if past > allowed(text):
             problems.append(f"«{text['text']}» runs {past:.1f} px past the edge")
     for a, b in itertools.combinations(figure["texts"], 2):
         across, down = overlap(a, b)
-        if across > TOLERANCE and down > TOLERANCE:
+        if across > TOLERANCE and down > allowed(a, b):
             problems.append(
                 f"«{a['text']}» and «{b['text']}» overlap by "
                 f"{across:.1f} × {down:.1f} px"

@@ -7,11 +7,7 @@ must give the edition everything the other two have.
 """
 
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
 import zipfile
 
 import pytest
@@ -19,9 +15,11 @@ from helpers import (
     CHAPTERS,
     LANGS,
     ROOT,
+    add_edition,
     copy_site,
     mkdocs_build,
-    shared_build,
+    shared_copy_build,
+    translations,
 )
 from pypdf import PdfReader
 
@@ -41,21 +39,9 @@ JA_TITLE = "注意のしくみ"
 
 def add_japanese(project):
     """Steps 1 to 4 of "Add a language", on a copy of the site."""
-    config = project / "mkdocs.yml"
-    text, added = re.subn(
-        r"(\n        - locale: zh\n)",
-        f"\n        - locale: ja\n          name: {JA_NAME}\n          build: true\\1",
-        config.read_text("utf-8"),
-    )
-    assert added == 1, "mkdocs.yml lists no zh language to add ja beside"
     # No search setting: i18n adds the language to the search plugin's.
-    config.write_text(text, "utf-8")
-    catalogs = project / "src" / "attention_docs_site" / "catalogs"
-    words = (catalogs / "en.yml").read_text("utf-8")
-    for key, value in JA_WORDS.items():
-        words, found = re.subn(rf"^{key}: .*$", f"{key}: {value}", words, flags=re.M)
-        assert found == 1, key
-    (catalogs / "ja.yml").write_text(words, "utf-8")
+    entry = f"        - locale: ja\n          name: {JA_NAME}\n          build: true"
+    add_edition(project, entry, "ja", JA_WORDS)
     # The home page, its title translated (the rest may follow in English:
     # the translation checks compare structure, not words), marked done.
     english = (project / "docs" / "index.md").read_text("utf-8")
@@ -68,40 +54,20 @@ def add_japanese(project):
     assert marked.returncode == 0, marked.stderr
 
 
-def translations(project, *argv):
-    return subprocess.run(
-        [sys.executable, "-m", "attention_docs_site.translations", *argv],
-        cwd=project,
-        env={**os.environ, "PYTHONPATH": str(project / "src")},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @pytest.fixture(scope="module")
 def japanese(tmp_path_factory, site_build):
     """(project, site, build log) of a copy of the site with a Japanese edition.
 
     Built once per run: the worker that asks second waits for the first's.
     """
-
-    def make(base):
-        project = copy_site(base / "project")
-        add_japanese(project)
-        cache = base / "cache"
-        shutil.copytree(site_build[0].parent / "real-site-cache", cache)
-        return mkdocs_build(
-            project,
-            base / "site",
-            pdf=True,
-            cache=cache,
-            library=project / "src",
-            notebooks=True,
-        )
-
-    base, log = shared_build(tmp_path_factory, "third-edition", make)
-    return base / "project", base / "site", log
+    return shared_copy_build(
+        tmp_path_factory,
+        site_build,
+        "third-edition",
+        add_japanese,
+        pdf=True,
+        notebooks=True,
+    )
 
 
 def test_from_the_real_build_s_cache_no_edition_runs_code_again(japanese):
@@ -170,7 +136,7 @@ def test_fallback_pages_say_they_are_not_translated(japanese, chapter):
     notice = re.search(r'<div class="admonition info ad-untranslated">.*?</div>', html)
     assert notice and JA_WORDS["untranslated_title"] in notice[0]
     assert f"translations new docs/{chapter}.md --lang ja" in notice[0]
-    assert '<div lang="en">' in html  # read as English by screen readers
+    assert '<div lang="en" dir="ltr">' in html  # read as English, left to right
     english = (site / chapter / "index.html").read_text("utf-8")
     h1 = re.search(r"<h1[^>]*>(.*?)<", english)[1]
     assert h1 and h1 in html  # the English text, served in the ja edition

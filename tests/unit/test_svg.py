@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import attention_docs
@@ -120,6 +121,47 @@ def test_text_no_font_can_draw_is_refused(text):
     fig.text(0.5, 0.5, text)
     with pytest.raises(ValueError, match="'demo' has text that no configured font"):
         figure_to_svg(fig, alt="demo")
+
+
+@pytest.mark.parametrize(
+    ("text", "script"),
+    [("ܐ", "Syriac script, U+0710"), ("ހ", "Thaana script, U+0780")],
+)
+def test_a_script_the_fonts_lack_is_refused_naming_it_and_where_to_read(text, script):
+    fig = Figure()
+    fig.text(0.5, 0.5, text)
+    with pytest.raises(ValueError, match="no configured font") as refused:
+        figure_to_svg(fig, alt="demo")
+    assert f"({script})" in str(refused.value)
+    assert "CONTRIBUTING.md, 'Add a language', step 3" in str(refused.value)
+
+
+RIGHT_TO_LEFT = {"arabic": "فنجان قهوة", "persian": "پژوهش", "hebrew": "כוס קפה"}
+
+
+@pytest.mark.parametrize("text", RIGHT_TO_LEFT.values(), ids=RIGHT_TO_LEFT)
+def test_right_to_left_labels_stay_text_in_logical_order(text):
+    fig = Figure()
+    fig.text(0.5, 0.5, text)
+    svg = figure_to_svg(fig, alt="demo")
+    assert f">{text}</text>" in svg  # the browser shapes and orders it
+
+
+def text_width(text):
+    fig = Figure()
+    drawn = fig.text(0, 0, text, fontsize=40)
+    return drawn.get_window_extent(FigureCanvasAgg(fig).get_renderer()).width
+
+
+def test_arabic_is_measured_as_drawn_joined_not_letter_by_letter():
+    """What CONTRIBUTING says: matplotlib shapes Arabic, so the layout fits.
+
+    Joined letters are narrower than the same letters kept apart (a zero-width
+    non-joiner between them), and lam-alef is one glyph, narrower than the two.
+    """
+    joined, apart = "بببب", "\u200c".join("بببب")
+    assert text_width(joined) < 0.7 * text_width(apart)
+    assert text_width("لا") < 0.8 * text_width("ل\u200cا")
 
 
 def test_a_drawing_is_its_svg_and_keeps_its_figure_and_text():

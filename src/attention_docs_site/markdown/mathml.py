@@ -32,7 +32,10 @@ def latex_to_mathml(latex: str, *, display: bool) -> str:
         display: True for a displayed (block) formula, False for inline.
 
     Returns:
-        The MathML element.
+        The MathML element, laid out left to right (``dir="ltr"``) whatever
+        the direction of the text around it: the site's formulas are written
+        in Latin letters, and in a right-to-left edition a ``<math>`` would
+        otherwise inherit the page's direction and be drawn mirrored.
 
     Raises:
         ValueError: The formula is empty or cannot be converted.
@@ -41,9 +44,15 @@ def latex_to_mathml(latex: str, *, display: bool) -> str:
     if not source:
         raise ValueError("empty formula")
     try:
-        return convert(source, display="block" if display else "inline")
+        mathml = convert(source, display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises many exception types
         raise ValueError(f"cannot convert formula {source!r}: {error}") from error
+    if not mathml.startswith(_MATH_OPEN):
+        raise ValueError(f"latex2mathml wrote no <math> element for {source!r}")
+    return f'{_MATH_OPEN} dir="ltr"{mathml[len(_MATH_OPEN) :]}'
+
+
+_MATH_OPEN = "<math"
 
 
 def display_math(latex: str) -> str:

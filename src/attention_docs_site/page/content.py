@@ -84,11 +84,15 @@ def in_its_language(
     """Mark a page served untranslated as written in the default language.
 
     Its edition's ``<html lang>`` would make screen readers read the
-    English text as, say, Japanese.
+    English text as, say, Japanese; and in a right-to-left edition (Material
+    sets ``<body dir="rtl">`` from the locale) its English paragraphs would be
+    aligned right, their closing punctuation moved to the wrong end and runs
+    of text and math reordered, so the wrapper states the direction too.
     """
     if edition.default or source_path(page).name.endswith(f".{edition.lang}.md"):
         return content
-    return f'<div lang="{editions.default.lang}">{content}</div>'
+    source = editions.default
+    return f'<div lang="{source.lang}" dir="{source.direction}">{content}</div>'
 
 
 def page_output(
