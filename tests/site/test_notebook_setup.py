@@ -1,7 +1,9 @@
 """The downloaded notebooks' setup cell and the exercise pages' box about it."""
 
+import ast
 import contextlib
 import io
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -9,6 +11,7 @@ from helpers import ROOT
 
 import attention_docs
 from attention_docs_site.page.notebook_setup import (
+    MODEL_MODULES,
     SETUP_TAG,
     add_setup_cell,
     needs_model,
@@ -119,3 +122,31 @@ def test_the_box_links_the_wheel_from_the_page(lang, page, href, title):
     assert f'href="{href}{WHEEL.file}"' in box
     assert f">{title}</p>" in box and f"attention_docs {WHEEL.version}</a>" in box
     assert "Colab" in box and "zip" in box
+
+
+def test_every_library_module_that_imports_torch_asks_for_the_model_extra():
+    """A notebook importing any of them gets PyTorch from its setup cell.
+
+    Only imports run at import time count (a figure that imports PyTorch in
+    its body needs the extra only when called, which its page says).
+    """
+    library = Path(attention_docs.__file__).parent
+    found = set()
+    for path in library.rglob("*.py"):
+        module = ".".join(path.relative_to(library.parent).with_suffix("").parts)
+        body = ast.parse(path.read_text("utf-8")).body
+        for node in [
+            *body,
+            *(n for t in body if isinstance(t, ast.Try) for n in t.body),
+        ]:
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] if node.level == 0 else []
+                if node.level == 1 and node.module == "_torch":
+                    names = ["torch"]
+            else:
+                continue
+            if any(name.split(".")[0] == "torch" for name in names):
+                found.add(module)
+    assert found == MODEL_MODULES - {"torch"}, found

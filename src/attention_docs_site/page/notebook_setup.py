@@ -33,8 +33,17 @@ if TYPE_CHECKING:
     from nbformat import NotebookNode
 
 SETUP_TAG = "attention-docs-setup"
-# Modules that only the library's [model] extra brings.
-_MODEL_MODULES = {"torch", "attention_docs.model"}
+# Modules that need what only the library's [model] extra brings, PyTorch
+# (tests/site/test_notebook_setup.py checks the list against the library).
+MODEL_MODULES = frozenset(
+    {
+        "torch",
+        "attention_docs.model",
+        "attention_docs.layers",
+        "attention_docs.scoring",
+        "attention_docs._torch",
+    }
+)
 
 # The cell's code. The messages are f-strings over the cell's own names; the
 # words, the wheel and the address are filled in per notebook.
@@ -94,7 +103,7 @@ def needs_model(notebook: NotebookNode) -> bool:
                 continue
             if any(name.split(".")[0] == "torch" for name in names):
                 return True
-            if names & _MODEL_MODULES:
+            if names & MODEL_MODULES:
                 return True
     return False
 

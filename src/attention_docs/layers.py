@@ -1,0 +1,246 @@
+"""The Transformer's attention layer (PyTorch): masks, scaled dot products, heads.
+
+Queries, keys and values come in batches, shaped ``(..., n, d)``: any leading
+dimensions (batch, heads), then one row per position. A mask is a boolean
+tensor that is True where a query may *not* look, as in
+:func:`attention_docs.model.leave_one_out_mask`; it broadcasts against the
+scores ``(..., n_queries, n_keys)``. The functions compute in the dtype they
+are given (the tests use float64, to compare with PyTorch's own layers to
+rounding).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ._torch import nn, torch
+from .scoring import check_qkv, check_tensor
+
+
+def _check_size(name: str, value: object, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def causal_mask(n_queries: int, n_keys: int | None = None) -> torch.Tensor:
+    """The mask of a decoder: query i may look at keys 0 to i, not later ones.
+
+    Unlike the leave-one-out mask, it keeps the diagonal: a position sees itself.
+
+    Parameters:
+        n_queries: Number of queries (positions).
+        n_keys: Number of keys; the same as ``n_queries`` if None.
+
+    Returns:
+        A boolean tensor of shape (n_queries, n_keys), True above the diagonal.
+    """
+    n_queries = _check_size("n_queries", n_queries)
+    n_keys = n_queries if n_keys is None else _check_size("n_keys", n_keys)
+    return torch.ones(n_queries, n_keys, dtype=torch.bool).triu(diagonal=1)
+
+
+def padding_mask(valid_lens: object, n_keys: int) -> torch.Tensor:
+    """The mask of a padded batch: each sequence's keys beyond its valid length.
+
+    Parameters:
+        valid_lens: Each sequence's number of real keys, shape (batch,),
+            integers from 1 to ``n_keys``.
+        n_keys: The padded length.
+
+    Returns:
+        A boolean tensor of shape (batch, 1, n_keys), True on padding; it
+        broadcasts over the queries of scores shaped (batch, n_queries, n_keys).
+    """
+    n_keys = _check_size("n_keys", n_keys)
+    lens = torch.as_tensor(valid_lens)
+    if lens.ndim != 1 or lens.numel() == 0 or lens.is_floating_point():
+        raise ValueError(
+            f"valid_lens must be a non-empty 1-D sequence of integers, got {lens!r}"
+        )
+    if (lens < 1).any() or (lens > n_keys).any():
+        raise ValueError(
+            f"valid_lens must lie between 1 and n_keys = {n_keys}, got {lens.tolist()}"
+        )
+    positions = torch.arange(n_keys)  # (n_keys,)
+    return (positions[None, :] >= lens[:, None])[:, None, :]  # (batch, 1, n_keys)
+
+
+def masked_softmax(
+    scores: torch.Tensor, mask: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Softmax over the keys (the last dimension), with hidden keys at weight 0.
+
+    Parameters:
+        scores: Attention scores, shape (..., n_queries, n_keys).
+        mask: True where a query may not look; broadcast against ``scores``.
+
+    Returns:
+        The attention weights, same shape as ``scores``: each row sums to one
+        over the keys it may see.
+
+    Raises:
+        ValueError: A row would see no key at all, or the mask does not
+            broadcast against the scores.
+    """
+    scores = check_tensor("scores", scores)
+    if mask is None:
+        return torch.softmax(scores, dim=-1)
+    if not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool:
+        raise TypeError(f"mask must be a boolean tensor, got {mask!r}")
+    try:
+        hidden = torch.broadcast_to(mask, scores.shape)
+    except RuntimeError:
+        raise ValueError(
+            f"mask of shape {tuple(mask.shape)} does not broadcast against scores "
+            f"of shape {tuple(scores.shape)}"
+        ) from None
+    if hidden.all(dim=-1).any():
+        raise ValueError("mask hides every key of some query: nothing to attend")
+    return torch.softmax(scores.masked_fill(hidden, -math.inf), dim=-1)
+
+
+def scaled_dot_product_attention(
+    queries: torch.Tensor,
+    keys: torch.Tensor,
+    values: torch.Tensor,
+    *,
+    mask: torch.Tensor | None = None,
+    scale: float | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Attention pooling with scores q·k / √d (Vaswani et al. 2017).
+
+    Parameters:
+        queries: Shape (..., n_queries, d).
+        keys: Shape (..., n_keys, d).
+        values: Shape (..., n_keys, d_v).
+        mask: True where a query may not look (:func:`causal_mask`,
+            :func:`padding_mask`), broadcast against the scores.
+        scale: The factor of the scores; 1/√d if None.
+
+    Returns:
+        The outputs, shape (..., n_queries, d_v), and the attention weights,
+        shape (..., n_queries, n_keys).
+    """
+    queries, keys, values = check_qkv(queries, keys, values)
+    if scale is None:
+        scale = 1 / math.sqrt(queries.shape[-1])
+    elif not math.isfinite(scale) or scale <= 0:
+        raise ValueError(f"scale must be a positive number, got {scale!r}")
+    scores = queries @ keys.transpose(-2, -1) * scale  # (..., n_queries, n_keys)
+    weights = masked_softmax(scores, mask)
+    return weights @ values, weights  # (..., n_queries, d_v)
+
+
+def sinusoidal_positions(n: int, d: int) -> torch.Tensor:
+    """The sinusoidal positional encodings of Vaswani et al. (2017).
+
+    Position p, column 2i holds sin(p / 10000^(2i/d)) and column 2i + 1 holds
+    cos(p / 10000^(2i/d)).
+
+    Parameters:
+        n: Number of positions.
+        d: The model's width, even.
+
+    Returns:
+        A float64 tensor of shape (n, d).
+    """
+    n, d = _check_size("n", n), _check_size("d", d, minimum=2)
+    if d % 2:
+        raise ValueError(f"d must be even (sine and cosine pairs), got {d}")
+    positions = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
+    rates = 10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)  # (d/2,)
+    angles = positions * rates  # (n, d/2)
+    encoding = torch.empty(n, d, dtype=torch.float64)
+    encoding[:, 0::2], encoding[:, 1::2] = torch.sin(angles), torch.cos(angles)
+    return encoding
+
+
+class MultiHeadAttention(nn.Module):
+    """Multi-head attention: h scaled dot-product attentions side by side.
+
+    The queries, keys and values are projected by W_q, W_k and W_v to
+    ``num_heads`` heads of width d_k = d_model / num_heads each; each head
+    attends on its own; the heads' outputs, concatenated, are projected by
+    W_o. The weights are drawn from a seed, so a model is the same in every
+    run without touching PyTorch's global generator.
+
+    Attributes:
+        num_heads: The number of heads h.
+        w_q: The query projection (``nn.Linear``); ``w_k``, ``w_v`` and
+            ``w_o`` likewise.
+    """
+
+    def __init__(
+        self,
+        d_model: int,
+        num_heads: int,
+        *,
+        bias: bool = True,
+        seed: int = 0,
+        dtype: torch.dtype = torch.float64,
+    ) -> None:
+        super().__init__()
+        d_model = _check_size("d_model", d_model)
+        self.num_heads = _check_size("num_heads", num_heads)
+        if d_model % num_heads:
+            raise ValueError(
+                f"d_model ({d_model}) must be a multiple of num_heads ({num_heads})"
+            )
+        generator = torch.Generator().manual_seed(seed)
+        bound = 1 / math.sqrt(d_model)
+        projections = []
+        for _ in range(4):
+            linear = nn.Linear(d_model, d_model, bias=bias, dtype=dtype, device="meta")
+            linear.weight = nn.Parameter(
+                torch.empty(d_model, d_model, dtype=dtype).uniform_(
+                    -bound, bound, generator=generator
+                )
+            )
+            if bias:
+                linear.bias = nn.Parameter(torch.zeros(d_model, dtype=dtype))
+            projections.append(linear)
+        self.w_q, self.w_k, self.w_v, self.w_o = projections
+
+    def _heads(self, x: torch.Tensor) -> torch.Tensor:
+        batch, n, d_model = x.shape
+        x = x.reshape(batch, n, self.num_heads, d_model // self.num_heads)
+        return x.transpose(1, 2)  # (batch, heads, n, d_k)
+
+    def forward(
+        self,
+        queries: torch.Tensor,
+        keys: torch.Tensor,
+        values: torch.Tensor,
+        *,
+        mask: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Attend from each query to the keys, in every head.
+
+        Parameters:
+            queries: Shape (batch, n_queries, d_model).
+            keys: Shape (batch, n_keys, d_model).
+            values: Shape (batch, n_keys, d_model).
+            mask: True where a query may not look, shape (n_queries, n_keys)
+                or (batch, n_queries or 1, n_keys); the same for every head.
+
+        Returns:
+            The outputs, shape (batch, n_queries, d_model), and each head's
+            weights, shape (batch, heads, n_queries, n_keys).
+        """
+        for name, x in (("queries", queries), ("keys", keys), ("values", values)):
+            x = check_tensor(name, x, ndim=3)
+            if x.ndim != 3 or x.shape[-1] != self.w_q.in_features:
+                raise ValueError(
+                    f"{name} must have shape (batch, n, {self.w_q.in_features}), "
+                    f"got {tuple(x.shape)}"
+                )
+        if mask is not None and mask.ndim == 3:
+            mask = mask[:, None]  # (batch, 1, n_queries or 1, n_keys): every head
+        q = self._heads(self.w_q(queries))  # (batch, heads, n_queries, d_k)
+        k = self._heads(self.w_k(keys))  # (batch, heads, n_keys, d_k)
+        v = self._heads(self.w_v(values))  # (batch, heads, n_keys, d_k)
+        heads, weights = scaled_dot_product_attention(q, k, v, mask=mask)
+        batch, _, n_queries, _ = heads.shape
+        joined = heads.transpose(1, 2).reshape(batch, n_queries, -1)
+        return self.w_o(joined), weights  # (batch, n_queries, d_model)
