@@ -98,6 +98,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.execution = Execution()
         # Built file (relative to site_dir) -> its source, for link messages.
         self.sources: dict[str, str] = {}
+        # Template name -> the default edition's page (see on_post_template).
+        self.default_templates: dict[str, str] = {}
         self.settings: Settings | None = None
         self.wheel: Wheel | None = None
         self.editions: Editions | None = None
@@ -124,6 +126,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """Start a build: settings, editions, execution, search, the library's wheel."""
         if not nested_language_build(config):  # one build writes every language
             self.sources.clear()
+            self.default_templates.clear()
         self.settings = settings(self.config, config.config_file_path)
         guard.start_build(speed_edits=self.settings.speed_edits)
         # Each with a catalog of its words, and the direction the theme gives it.
@@ -213,7 +216,14 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             return output_content  # sitemap.xml keeps its hreflang alternates
         assert self.editions is not None
         edition = self._edition(config)
-        return page_output(output_content, edition, self.editions, own_search=False)
+        # Every edition writes the site's one 404.html; the default's stays:
+        # its words are every edition's, its page (lang, dir, header) English.
+        if not edition.default and template_name in self.default_templates:
+            return self.default_templates[template_name]
+        output = page_output(output_content, edition, self.editions, own_search=False)
+        if edition.default:
+            self.default_templates[template_name] = output
+        return output
 
     def _report_cache(self, *, config: MkDocsConfig) -> None:
         """Report what the execution cache did (one line per language built)."""

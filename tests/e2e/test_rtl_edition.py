@@ -16,6 +16,7 @@ import re
 import shutil
 
 import pytest
+from browser import search_results
 from helpers import ROOT, SITE_PATH, add_edition, shared_copy_build, translations
 from test_figure_text import MEASURE, SHOW_STATIC, VIEWPORTS, collisions
 
@@ -78,6 +79,32 @@ def test_the_translation_passes_its_checks(arabic):
     status = translations(project, "status", "--lang", "ar")
     rows = dict(re.findall(r"^(\S.*?)\s{2,}(\S.*)$", status.stdout, re.M))
     assert rows.get(f"{TRANSLATED}.md") == "up to date", status.stdout
+
+
+def test_the_site_s_404_page_is_english_with_each_language_in_its_direction(arabic):
+    _, site, _ = arabic
+    html = (site / "404.html").read_text("utf-8")
+    assert '<html lang="en"' in html and '<body dir="ltr"' in html
+    assert '<div lang="ar" dir="rtl">' in html and '<div lang="en" dir="ltr">' in html
+    assert AR_WORDS["not_found_title"] in html
+
+
+def test_a_fallback_page_marks_its_own_words_in_the_edition_s_language(arabic):
+    _, site, _ = arabic
+    html = (site / "ar" / FALLBACK[0] / "index.html").read_text("utf-8")
+    labels = re.findall(r'<small class="ad-library"[^>]*>', html)
+    assert labels and set(labels) == {'<small class="ad-library" lang="ar" dir="rtl">'}
+    translated = (site / "ar" / TRANSLATED / "index.html").read_text("utf-8")
+    assert '<small class="ad-library">' in translated  # already in its language
+
+
+def test_search_finds_the_translated_page_by_an_arabic_word(page, site_url):
+    page.goto(f"{site_url}ar/")
+    page.wait_for_load_state("networkidle")
+    results = search_results(page, "الفنجان")
+    assert results.count() >= 1
+    assert f"ar/{TRANSLATED}/" in results.first.get_attribute("href")
+    assert page.problems == [] and page.foreign_requests == []
 
 
 # For each element that holds text, in the article and in the notices: its
@@ -171,6 +198,32 @@ def test_a_fallback_page_draws_its_figures_as_the_english_one(
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=SCREENSHOTS / f"{path}-{viewport}.png", full_page=True)
     assert not [problem for figure in figures for problem in collisions(figure)]
+
+
+LAYOUT = """() => ({
+  code: [...document.querySelectorAll("article .highlight")].map(
+    block => Math.round(block.getBoundingClientRect().width)),
+  lists: [...document.querySelectorAll("article :is(ol, ul):not(.md-nav__list) > li")]
+    .map(li => [getComputedStyle(li).marginLeft, getComputedStyle(li).marginRight,
+                Math.round(li.getBoundingClientRect().left)]),
+  overflow: document.scrollingElement.scrollWidth - window.innerWidth,
+})"""
+
+
+@pytest.mark.parametrize("path", FALLBACK)
+def test_a_fallback_page_s_code_and_lists_sit_as_on_the_english_page(
+    page, site_url, path
+):
+    """On a phone code reaches the screen's edges, lists indent on the left,
+    and nothing scrolls sideways: as on the English page."""
+    page.set_viewport_size(VIEWPORTS["phone"])
+    widths = []
+    for url in (f"{site_url}{path}/", f"{site_url}ar/{path}/"):
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        widths.append(page.evaluate(LAYOUT))
+    english, arabic = widths
+    assert english["code"] and english["lists"] and arabic == english
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)

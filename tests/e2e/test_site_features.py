@@ -192,6 +192,10 @@ def test_bilingual_404_page(built_site):
     html = (built_site / "404.html").read_text(encoding="utf-8")
     assert "There is no page at this address" in html and "这个地址上没有页面" in html
     assert f'href="{SITE_URL}"' in html and f'href="{SITE_URL}zh/"' in html
+    # The default edition's page (every edition writes one; the last used to
+    # win), each language's words marked with their language and direction.
+    assert '<html lang="en"' in html and '<body dir="ltr"' in html
+    assert '<div lang="en" dir="ltr">' in html and '<div lang="zh" dir="ltr">' in html
 
 
 def test_logo_favicon_and_social_image_are_drawn_by_the_library(built_site):

@@ -4,8 +4,10 @@ import time
 import xml.etree.ElementTree as ET
 import zipfile
 from html.parser import HTMLParser
+from pathlib import Path
 from types import SimpleNamespace
 
+import material
 import nbformat
 import pytest
 from helpers import ROOT
@@ -32,7 +34,7 @@ from attention_docs_site.page.notebook_pages import (
 )
 from attention_docs_site.page.polish import polish_page
 from attention_docs_site.plugin import AttentionDocsPlugin
-from attention_docs_site.site.search_split import split_search_index
+from attention_docs_site.site.search_split import search_languages, split_search_index
 from attention_docs_site.upstream.guard import UpstreamChanged as ThemeMarkupChanged
 from attention_docs_site.upstream.material_html import fetch_explorables_late
 from attention_docs_site.upstream.material_page import (
@@ -656,6 +658,18 @@ def test_python_markdown_writes_its_titles_in_the_edition_s_words():
     )
     assert 'title="永久链接"' in html and 'title="返回正文中脚注 1 的位置"' in html
     assert "Permanent link" not in html and "Jump back" not in html
+
+
+def test_the_search_learns_each_edition_s_language_that_lunr_can_stem():
+    """Not one it cannot: Material's pages would ask for lunr.fa.min.js, which
+    does not exist, and search would never start, in every edition."""
+    search = SimpleNamespace(config=SimpleNamespace(lang=["en"]))
+    config = SimpleNamespace(plugins={"material/search": search})
+    chosen = search_languages(config, ["en", "zh", "ar", "fa", "ur"])
+    assert chosen == search.config.lang == ["en", "zh", "ar"]
+    lunr = Path(material.__file__).parent / "templates/assets/javascripts/lunr/min"
+    assert all((lunr / f"lunr.{lang}.min.js").is_file() for lang in ["zh", "ar"])
+    assert not (lunr / "lunr.fa.min.js").exists()
 
 
 def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):

@@ -56,7 +56,12 @@ def check_page_markdown(markdown: str, page: Page, edition: Edition) -> str:
         check_code_names(markdown, f"docs/{page.file.src_uri}")
     except UnknownLibraryName as error:
         raise PluginError(str(error)) from None
-    return link_library_calls(markdown, edition.word("library_label"))
+    source = Path(page.file.abs_src_path or page.file.src_uri).name
+    if edition.default or source.endswith(f".{edition.lang}.md"):
+        return link_library_calls(markdown, edition.word("library_label"))
+    # Served untranslated: the label is the one line in the edition's language.
+    own = f' lang="{edition.lang}" dir="{edition.direction}"'
+    return link_library_calls(markdown, edition.word("library_label"), own)
 
 
 def edition_markdown(config: MkDocsConfig, edition: Edition) -> None:

@@ -50,7 +50,7 @@ def _short_name(name: str) -> str:
     return f"figures.{short}" if module.endswith(".figures") else short
 
 
-def link_library_calls(markdown: str, label: str) -> str:
+def link_library_calls(markdown: str, label: str, attributes: str = "") -> str:
     """Follow each code block that uses the library with links to its API entries.
 
     The links are mkdocstrings cross-references, resolved to the API page of
@@ -58,8 +58,10 @@ def link_library_calls(markdown: str, label: str) -> str:
 
     Parameters:
         markdown: A page's Markdown.
-        label: The line's first words in the page's language, e.g.
+        label: The line's first words in the edition's language, e.g.
             ``"Library:"`` (the catalog's ``library_label``).
+        attributes: Attributes of the line, such as its ``lang`` and
+            ``dir`` where the page around it is in another language.
 
     Returns:
         The Markdown with a small "Library:" line after such blocks.
@@ -76,7 +78,7 @@ def link_library_calls(markdown: str, label: str) -> str:
         links = ", ".join(f"[{_short_name(n)}][{n}]" for n in names)
         # No space after full-width punctuation such as "："
         space = "" if unicodedata.east_asian_width(label[-1]) in "FW" else " "
-        line = f'<small class="ad-library">{label}{space}{links}</small>'
+        line = f'<small class="ad-library"{attributes}>{label}{space}{links}</small>'
         text = (block.text + annotations[0]).rstrip()
         return f"{text}\n\n{block.indent}{line}\n", len(annotations[0])
 

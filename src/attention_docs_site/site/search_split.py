@@ -51,10 +51,16 @@ def search_languages(config: MkDocsConfig, languages: Iterable[str]) -> list[str
         return []
     chosen = list(search.config.lang or [])
     for language in languages:
+        # MkDocs logs a language lunr cannot stem and returns its fallback,
+        # English; an edition in such a language (Persian, Urdu) is searched
+        # with English's rules, and its pages must not ask the browser for a
+        # stemmer that does not exist (search would never start).
         try:
-            LangOption().run_validation([language])
+            supported = LangOption().run_validation([language])
         except ValidationError:
-            continue  # no stemmer for it: searched as the others are
+            continue
+        if language not in supported:
+            continue
         if language not in chosen:
             chosen.append(language)
     search.config.lang = chosen
