@@ -206,16 +206,19 @@ LAYOUT = """() => ({
   lists: [...document.querySelectorAll("article :is(ol, ul):not(.md-nav__list) > li")]
     .map(li => [getComputedStyle(li).marginLeft, getComputedStyle(li).marginRight,
                 Math.round(li.getBoundingClientRect().left)]),
+  cells: [...document.querySelectorAll("article :is(td, th)")]
+    .map(cell => getComputedStyle(cell).textAlign),
   overflow: document.scrollingElement.scrollWidth - window.innerWidth,
 })"""
 
 
-@pytest.mark.parametrize("path", FALLBACK)
+@pytest.mark.parametrize("path", [*FALLBACK, "parametric-attention-pooling"])
 def test_a_fallback_page_s_code_and_lists_sit_as_on_the_english_page(
     page, site_url, path
 ):
-    """On a phone code reaches the screen's edges, lists indent on the left,
-    and nothing scrolls sideways: as on the English page."""
+    """On a phone code reaches the screen's edges, lists indent and table
+    cells align on the left, and nothing scrolls sideways: as on the English
+    page."""
     page.set_viewport_size(VIEWPORTS["phone"])
     widths = []
     for url in (f"{site_url}{path}/", f"{site_url}ar/{path}/"):
