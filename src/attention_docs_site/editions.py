@@ -63,6 +63,18 @@ class Edition:
     default: bool = False
     direction: str = "ltr"
 
+    def serves_untranslated(self, source: str | Path) -> bool:
+        """Whether a page built from ``source`` is served untranslated here.
+
+        Parameters:
+            source: The page's source file (``docs/x.md`` or ``docs/x.zh.md``).
+
+        Returns:
+            True in an edition other than the default for a page that has no
+            ``page.<lang>.md`` of this edition's language.
+        """
+        return not self.default and not Path(source).name.endswith(f".{self.lang}.md")
+
     @property
     def folder(self) -> str:
         """Its folder in the built site: ``""`` for the default, else ``"zh/"``."""

@@ -106,3 +106,16 @@ def test_a_figure_runs_left_to_right_and_so_does_an_explorable_s_drawing():
     assert re.search(r'style="direction: ltr;', root)
     explorable = Explorable("demo", drawing, {"x": [1]})
     assert re.search(r'<svg [^>]*style="direction: ltr;', explorable)
+
+
+@pytest.mark.parametrize(
+    ("edition", "source", "untranslated"),
+    [
+        (EDITIONS[0], "docs/attention-cues.md", False),  # the default: originals
+        (EDITIONS[1], "docs/attention-cues.md", True),
+        (EDITIONS[1], "/abs/docs/attention-cues.ar.md", False),
+        (EDITIONS[1], "docs/attention-cues.zh.md", True),  # another edition's
+    ],
+)
+def test_which_pages_an_edition_serves_untranslated(edition, source, untranslated):
+    assert edition.serves_untranslated(source) is untranslated

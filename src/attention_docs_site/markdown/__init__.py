@@ -56,8 +56,7 @@ def check_page_markdown(markdown: str, page: Page, edition: Edition) -> str:
         check_code_names(markdown, f"docs/{page.file.src_uri}")
     except UnknownLibraryName as error:
         raise PluginError(str(error)) from None
-    source = Path(page.file.abs_src_path or page.file.src_uri).name
-    if edition.default or source.endswith(f".{edition.lang}.md"):
+    if not edition.serves_untranslated(page.file.abs_src_path or page.file.src_uri):
         return link_library_calls(markdown, edition.word("library_label"))
     # Served untranslated: the label is the one line in the edition's language.
     own = f' lang="{edition.lang}" dir="{edition.direction}"'

@@ -89,7 +89,7 @@ def in_its_language(
     aligned right, their closing punctuation moved to the wrong end and runs
     of text and math reordered, so the wrapper states the direction too.
     """
-    if edition.default or source_path(page).name.endswith(f".{edition.lang}.md"):
+    if not edition.serves_untranslated(source_path(page)):
         return content
     source = editions.default
     return f'<div lang="{source.lang}" dir="{source.direction}">{content}</div>'

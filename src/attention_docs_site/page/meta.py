@@ -64,7 +64,7 @@ def translation_notice(page: Page, edition: Edition, default: Edition) -> str:
     lang = edition.lang
     source = source_path(page)
     notice = _TEMPLATES.get_template("translation_notice.html")
-    if not source.name.endswith(f".{lang}.md"):
+    if edition.serves_untranslated(source):
         text = edition.word("untranslated_text", source=page.file.src_uri, lang=lang)
         return notice.render(
             kind="untranslated",
