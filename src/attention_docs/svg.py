@@ -170,10 +170,11 @@ def _unsupported(warning: str) -> str:
     script = f"{name.split()[0].title()} script, " if name else ""
     return (
         f"The character ({script}U+{int(found[1]) if found else 0:04X}) cannot "
-        "be laid out: figure labels may use the scripts DejaVu Sans carries "
-        "(Latin, Greek, Cyrillic, Arabic, Hebrew and others) and the Chinese "
-        "and Japanese characters of the library's CJK font. See CONTRIBUTING.md, "
-        "'Add a language', step 3."
+        "be laid out: figure labels may use only the characters DejaVu Sans "
+        "carries (most of the Latin, Greek, Cyrillic, Hebrew and Arabic scripts, "
+        "but not every letter of Urdu, such as U+06C1, U+06D2 and U+06D4) and "
+        "the Chinese and Japanese characters of the library's CJK font. See "
+        "CONTRIBUTING.md, 'Add a language', step 3."
     )
 
 

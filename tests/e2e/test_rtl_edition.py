@@ -2,14 +2,17 @@
 
 A copy of the site gains an Arabic edition by CONTRIBUTING's "Add a language"
 steps: the language in mkdocs.yml, a catalog of interface words, the cue
-figures' labels in ``labels/ar.py``, and one chapter translated for real
-(``rtl/attention-cues.ar.md``: prose with inline math, code blocks, figures
-with translated labels, links, footnotes). The other pages fall back to
-English. In Chromium, every element's computed direction is the one its
-language asks for (formulas, code and figures stay left to right), the
-translated figures' text fits, and the fallback chapters' figures put each
-text where the English page does. Screenshots of both pages, at a phone's and
-a desktop's width, are saved under ``test-artifacts/screenshots/rtl/``.
+figures' labels in ``labels/ar.py``, and one chapter and its exercise page
+translated for real (``rtl/``: prose with inline math, figures with
+translated labels, code the reader sees, links, footnotes, the exercise page's
+"Run it yourself" box). The other pages fall back to English. In Chromium,
+every element's computed direction is the one its language asks for
+(formulas, code and figures stay left to right), the translated figures' text
+fits, the fallback chapters' figures put each text where the English page
+does, and their code, lists and tables sit as on the English page. The site's
+404 page and the edition's search are checked too. Screenshots of the pages,
+at a phone's and a desktop's width, are saved under
+``test-artifacts/screenshots/rtl/``.
 """
 
 import re
@@ -27,6 +30,9 @@ pytestmark = pytest.mark.slow
 FILES = ROOT / "tests" / "e2e" / "rtl"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots" / "rtl"
 TRANSLATED = "attention-cues"  # its translation is rtl/attention-cues.ar.md
+# An exercise page translated too (rtl/exercises/attention-cues.ar.md): code
+# the reader sees, and a box ("Run it yourself") in the edition's words.
+NOTEBOOK = "exercises/attention-cues"
 # Fallback chapters with the figures the issue saw broken: colour bars and axes.
 FALLBACK = ("attention-pooling", "queries-keys-values")
 AR_ENTRY = """
@@ -46,6 +52,10 @@ AR_WORDS = {
     "outdated_title": "قد تكون هذه الترجمة قديمة",
     "not_found_title": "الصفحة غير موجودة",
     "download_pdf": "النسخة العربية بصيغة PDF",
+    "run_yourself_title": "شغّله بنفسك",
+    # A Latin run with punctuation, isolated as CONTRIBUTING says.
+    "download_notebook": "تنزيل الدفتر (\u2066.ipynb\u2069)",
+    "download_all": "كل دفاتر التمارين (\u2066.zip\u2069)",
 }
 
 
@@ -54,16 +64,17 @@ def add_arabic(project):
     add_edition(project, AR_ENTRY, "ar", AR_WORDS)
     labels = project / "src" / "attention_docs" / "labels" / "ar.py"
     shutil.copy(FILES / "labels_ar.py", labels)
-    shutil.copy(FILES / f"{TRANSLATED}.ar.md", project / "docs")
-    marked = translations(project, "mark", f"docs/{TRANSLATED}.ar.md")
-    assert marked.returncode == 0, marked.stderr
+    for page in (TRANSLATED, NOTEBOOK):
+        shutil.copy(FILES / f"{page}.ar.md", project / "docs" / f"{page}.ar.md")
+        marked = translations(project, "mark", f"docs/{page}.ar.md")
+        assert marked.returncode == 0, marked.stderr
 
 
 @pytest.fixture(scope="module")
 def arabic(tmp_path_factory, site_build):
     """(project, site, build log) of a copy of the site with an Arabic edition."""
     return shared_copy_build(
-        tmp_path_factory, site_build, "arabic", add_arabic, notebooks=False
+        tmp_path_factory, site_build, "arabic", add_arabic, notebooks=True
     )
 
 
@@ -78,7 +89,8 @@ def test_the_translation_passes_its_checks(arabic):
     project, _, _ = arabic
     status = translations(project, "status", "--lang", "ar")
     rows = dict(re.findall(r"^(\S.*?)\s{2,}(\S.*)$", status.stdout, re.M))
-    assert rows.get(f"{TRANSLATED}.md") == "up to date", status.stdout
+    for page in (TRANSLATED, NOTEBOOK):
+        assert rows.get(f"{page}.md") == "up to date", status.stdout
 
 
 def test_the_site_s_404_page_is_english_with_each_language_in_its_direction(arabic):
@@ -119,6 +131,7 @@ DIRECTIONS = """() => {
     direction: getComputedStyle(el).direction,
     align: getComputedStyle(el).textAlign,
     figure: el.closest("figure") !== null,
+    classes: el.className || "",
     isolated: getComputedStyle(el).unicodeBidi === "isolate",
   });
   const article = document.querySelector("article");
@@ -131,7 +144,7 @@ DIRECTIONS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", [TRANSLATED, *FALLBACK])
+@pytest.mark.parametrize("path", [TRANSLATED, NOTEBOOK, *FALLBACK])
 def test_each_element_runs_the_way_its_language_writes(page, site_url, path):
     """Arabic runs right to left, English left to right; so do math, code, figures."""
     page.goto(f"{site_url}ar/{path}/")
@@ -141,7 +154,7 @@ def test_each_element_runs_the_way_its_language_writes(page, site_url, path):
     assert found["body"] == "rtl"  # Material's, from the locale
     written = {"ar": "rtl", "en": "ltr"}
     langs = {element["lang"] for element in found["text"]}
-    assert langs == ({"ar"} if path == TRANSLATED else {"ar", "en"}), langs
+    assert langs == ({"ar", "en"} if path in FALLBACK else {"ar"}), langs
     wrong = [
         element
         for element in found["text"]
@@ -157,8 +170,13 @@ def test_each_element_runs_the_way_its_language_writes(page, site_url, path):
     }
     assert aligned <= {"start", "left"}, aligned
     kinds = {element["tag"] for element in found["ltr"]}
-    # The translated chapter shows no code: its blocks print figures.
-    assert {"math", "svg"} | ({"pre"} if path in FALLBACK else set()) <= kinds
+    # The translated chapter shows no code (its blocks print figures) and the
+    # exercise page no formula.
+    expected = {"svg"} | ({"pre"} if path != TRANSLATED else set())
+    assert expected | ({"math"} if path != NOTEBOOK else set()) <= kinds, kinds
+    if path == NOTEBOOK:  # the box in the edition's words, right to left
+        titles = [e for e in found["text"] if "admonition-title" in e["classes"]]
+        assert titles and all(e["direction"] == "rtl" for e in titles), titles
     assert [e for e in found["ltr"] if e["direction"] != "ltr"] == []
     # Inline code keeps its order inside the other direction (a formula is
     # one box, placed whole, and laid out left to right inside).
@@ -230,9 +248,10 @@ def test_a_fallback_page_s_code_and_lists_sit_as_on_the_english_page(
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_the_translated_figures_text_fits(page, site_url, viewport):
+@pytest.mark.parametrize("path", [TRANSLATED, NOTEBOOK])
+def test_the_translated_figures_text_fits(page, site_url, path, viewport):
     """The Arabic labels, shaped by the browser, fit where matplotlib measured them."""
-    figures, texts = figure_text(page, f"{site_url}ar/{TRANSLATED}/", viewport)
+    figures, texts = figure_text(page, f"{site_url}ar/{path}/", viewport)
     drawn = [text for figure in texts for text, _, _ in figure]
     assert "فنجان قهوة" in drawn and "كتاب" in drawn  # labels/ar.py's, drawn
     problems = [
@@ -243,4 +262,5 @@ def test_the_translated_figures_text_fits(page, site_url, viewport):
     assert problems == []
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=SCREENSHOTS / f"{TRANSLATED}-{viewport}.png", full_page=True)
+    shot = SCREENSHOTS / f"{path.replace('/', '-')}-{viewport}.png"
+    page.screenshot(path=shot, full_page=True)

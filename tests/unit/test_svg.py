@@ -125,7 +125,11 @@ def test_text_no_font_can_draw_is_refused(text):
 
 @pytest.mark.parametrize(
     ("text", "script"),
-    [("ܐ", "Syriac script, U+0710"), ("ހ", "Thaana script, U+0780")],
+    [
+        ("ܐ", "Syriac script, U+0710"),
+        ("ހ", "Thaana script, U+0780"),
+        ("ہ", "Arabic script, U+06C1"),  # Urdu's heh goal: not in DejaVu Sans
+    ],
 )
 def test_a_script_the_fonts_lack_is_refused_naming_it_and_where_to_read(text, script):
     fig = Figure()

@@ -52,9 +52,10 @@ def search_languages(config: MkDocsConfig, languages: Iterable[str]) -> list[str
     chosen = list(search.config.lang or [])
     for language in languages:
         # MkDocs logs a language lunr cannot stem and returns its fallback,
-        # English; an edition in such a language (Persian, Urdu) is searched
-        # with English's rules, and its pages must not ask the browser for a
-        # stemmer that does not exist (search would never start).
+        # English. Its pages must not ask the browser for a stemmer that does
+        # not exist (search would never start, in any edition); its edition is
+        # searched with the others' rules, whose word filter keeps only their
+        # scripts' words (Persian and Urdu words are dropped: issue #45).
         try:
             supported = LangOption().run_validation([language])
         except ValidationError:
