@@ -80,6 +80,8 @@ BROWSER_TESTS = (
     E2E / "test_figure_text.py",
     E2E / "test_offline_browser.py",
     E2E / "test_reader.py",
+    E2E / "test_rtl_edition.py",
+    E2E / "test_third_edition.py",
 )
 
 

@@ -3,7 +3,8 @@
 A copy of the site gets a Japanese edition the way a translator adds one: the
 language in mkdocs.yml, a catalog of interface words, and one translated page
 (the home page); every other page falls back to English. Its strict build
-must give the edition everything the other two have.
+must give the edition everything the other two have. A fourth, Persian, is
+added beside it: a language lunr cannot stem, whose search must work.
 """
 
 import json
@@ -11,10 +12,12 @@ import re
 import zipfile
 
 import pytest
+from browser import search_results
 from helpers import (
     CHAPTERS,
     LANGS,
     ROOT,
+    SITE_PATH,
     add_edition,
     copy_site,
     mkdocs_build,
@@ -22,6 +25,8 @@ from helpers import (
     translations,
 )
 from pypdf import PdfReader
+
+from attention_docs_site.site.book.static_server import serve_site
 
 pytestmark = pytest.mark.slow
 
@@ -35,6 +40,11 @@ JA_WORDS = {
     "download_pdf": "日本語版 PDF",
 }
 JA_TITLE = "注意のしくみ"
+# A fourth edition, Persian, served in English under notices in Persian: lunr
+# has no stemmer for it, and no other edition's word filter keeps its letters
+# (Japanese's and Chinese's keep theirs only), yet its words must be found.
+FA_ENTRY = "        - locale: fa\n          name: فارسی\n          build: true"
+FA_WORDS = {"untranslated_title": "این صفحه هنوز به فارسی ترجمه نشده است"}
 
 
 def add_japanese(project):
@@ -60,11 +70,16 @@ def japanese(tmp_path_factory, site_build):
 
     Built once per run: the worker that asks second waits for the first's.
     """
+
+    def add_editions(project):
+        add_japanese(project)
+        add_edition(project, FA_ENTRY, "fa", FA_WORDS)
+
     return shared_copy_build(
         tmp_path_factory,
         site_build,
         "third-edition",
-        add_japanese,
+        add_editions,
         pdf=True,
         notebooks=True,
     )
@@ -80,8 +95,32 @@ def test_from_the_real_build_s_cache_no_edition_runs_code_again(japanese):
     """
     _, _, log = japanese
     counts = re.findall(r"attention_docs cache \(on\): (\d+) hits, (\d+) misses", log)
-    assert len(counts) == 3, log
+    assert len(counts) == 4, log  # en, ja, zh and fa
     assert all(int(hits) > 10 and misses == "0" for hits, misses in counts), counts
+
+
+@pytest.fixture(scope="module")
+def site_url(japanese):
+    """This module's pages come from the copy with the added editions."""
+    with serve_site(japanese[1], SITE_PATH) as address:
+        yield address
+
+
+def test_an_edition_lunr_cannot_stem_finds_its_own_words(page, site_url):
+    """Search starts in every edition, and the Persian one finds Persian words.
+
+    With the others' word filters (English's, Japanese's, Chinese's), every
+    Persian word was dropped from the index and from the query: nothing found.
+    """
+    page.goto(site_url)
+    page.wait_for_load_state("networkidle")
+    assert search_results(page, "Nadaraya").count() >= 1
+    page.goto(f"{site_url}fa/")
+    page.wait_for_load_state("networkidle")
+    results = search_results(page, "ترجمه")  # in every page's notice
+    assert results.count() >= 1
+    assert "/fa/" in results.first.get_attribute("href")
+    assert page.problems == [] and page.foreign_requests == []
 
 
 def test_the_edition_has_its_own_search_index(japanese):
@@ -108,7 +147,7 @@ def test_every_page_offers_every_language(japanese):
         html = page.read_text("utf-8")
         menu = set(re.findall(r'class="md-select__link"[^>]*hreflang="([^"]+)"', html))
         menu |= set(re.findall(r'hreflang="([^"]+)"[^>]*class="md-select__link"', html))
-        assert menu == {*LANGS, "ja"}, page.relative_to(site)
+        assert menu == {*LANGS, "ja", "fa"}, page.relative_to(site)
 
 
 def test_the_pages_speak_the_edition_s_language(japanese):
@@ -124,7 +163,8 @@ def test_the_pages_speak_the_edition_s_language(japanese):
     data = json.loads(
         re.search(r'<script id="ad-edition"[^>]*>(.*?)</script>', home)[1]
     )
-    assert data["folder"] == "ja/" and data["folders"] == {**LANGS, "ja": "ja/"}
+    assert data["folder"] == "ja/"
+    assert data["folders"] == {**LANGS, "ja": "ja/", "fa": "fa/"}
     not_found = (site / "404.html").read_text("utf-8")
     assert JA_WORDS["not_found_title"] in not_found
 

@@ -34,7 +34,11 @@ from attention_docs_site.page.notebook_pages import (
 )
 from attention_docs_site.page.polish import polish_page
 from attention_docs_site.plugin import AttentionDocsPlugin
-from attention_docs_site.site.search_split import search_languages, split_search_index
+from attention_docs_site.site.search_split import (
+    edition_config,
+    search_languages,
+    split_search_index,
+)
 from attention_docs_site.upstream.guard import UpstreamChanged as ThemeMarkupChanged
 from attention_docs_site.upstream.material_html import fetch_explorables_late
 from attention_docs_site.upstream.material_page import (
@@ -670,6 +674,18 @@ def test_the_search_learns_each_edition_s_language_that_lunr_can_stem():
     lunr = Path(material.__file__).parent / "templates/assets/javascripts/lunr/min"
     assert all((lunr / f"lunr.{lang}.min.js").is_file() for lang in ["zh", "ar"])
     assert not (lunr / "lunr.fa.min.js").exists()
+
+
+def test_an_edition_lunr_cannot_stem_gets_an_index_that_keeps_its_words():
+    config = {"lang": ["en", "zh", "ar"], "pipeline": ["stopWordFilter"], "x": 1}
+    assert edition_config(config, "ar") is config
+    assert edition_config(config, "fa") == {
+        "lang": ["en"],
+        "pipeline": ["stopWordFilter"],
+        "x": 1,
+    }
+    trimmed = edition_config({"lang": ["en"], "pipeline": ["trimmer"]}, "ur")
+    assert trimmed["pipeline"] == []  # the filter that drops Arabic script
 
 
 def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING
 from mkdocs.config.base import ValidationError
 from mkdocs.contrib.search import LangOption
 
+from attention_docs_site.editions import SOURCE_LANG
+
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
 
@@ -53,9 +55,8 @@ def search_languages(config: MkDocsConfig, languages: Iterable[str]) -> list[str
     for language in languages:
         # MkDocs logs a language lunr cannot stem and returns its fallback,
         # English. Its pages must not ask the browser for a stemmer that does
-        # not exist (search would never start, in any edition); its edition is
-        # searched with the others' rules, whose word filter keeps only their
-        # scripts' words (Persian and Urdu words are dropped: issue #45).
+        # not exist (search would never start, in any edition); its edition's
+        # index is configured apart (edition_config).
         try:
             supported = LangOption().run_validation([language])
         except ValidationError:
@@ -89,13 +90,39 @@ def split_search_index(site_dir: Path, languages: tuple[str, ...]) -> dict[str, 
         rest = [doc for doc in rest if not doc["location"].startswith(prefix)]
         for doc in own:
             doc["location"] = doc["location"].removeprefix(prefix)
-        _write(site_dir / language / INDEX, index["config"], own)
+        _write(
+            site_dir / language / INDEX, edition_config(index["config"], language), own
+        )
         for sitemap in site_dir.glob("sitemap.xml*"):
             shutil.copyfile(sitemap, site_dir / language / sitemap.name)
         counts[language] = len(own)
     _write(path, index["config"], rest)
     counts["default"] = len(rest)
     return counts
+
+
+def edition_config(config: dict, language: str) -> dict:
+    """An edition's search configuration: the site's, unless lunr cannot stem it.
+
+    Such a language (Persian, Urdu) is not among the search's languages
+    (:func:`search_languages`). With several languages, Material's search
+    worker joins their word filters (``lunr.multiLanguage``), which keep only
+    those languages' letters, and would drop every Persian or Urdu word. So
+    that edition's index names the pages' source language alone, whose
+    filters the site's pipeline leaves out (``trimmer`` and ``stemmer`` are
+    not in it): its words are matched as written.
+
+    Parameters:
+        config: The search index's ``config``.
+        language: The edition's language.
+
+    Returns:
+        The configuration for that edition's index.
+    """
+    if language in config.get("lang", ()):
+        return config
+    pipeline = [step for step in config.get("pipeline", ()) if step != "trimmer"]
+    return {**config, "lang": [SOURCE_LANG], "pipeline": pipeline}
 
 
 def _write(path: Path, config: dict, docs: list[dict]) -> None:
