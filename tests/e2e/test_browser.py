@@ -282,6 +282,27 @@ def check_every_code_block_has_a_working_copy_button(page):
     assert page.problems == []
 
 
+RUN_YOURSELF = """() => {
+  const box = document.querySelector(".ad-run-yourself").getBoundingClientRect();
+  const article = document.querySelector("article").getBoundingClientRect();
+  const buttons = [...document.querySelectorAll(".ad-download, .ad-download-all")]
+    .map(button => button.getBoundingClientRect().bottom);
+  return {share: box.width / article.width, below: box.top >= Math.max(...buttons)};
+}"""
+
+
+@both_languages
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
+def test_the_run_it_yourself_box_spans_the_page_under_the_downloads(
+    page, site_url, path, lang, width
+):
+    page.set_viewport_size({"width": width, "height": 900})
+    visit(page, site_url, path, lang)
+    found = page.evaluate(RUN_YOURSELF)
+    assert found["below"] and found["share"] > 0.9, found
+
+
 @both_languages
 @pytest.mark.parametrize("path", NOTEBOOK_PAGES)
 def test_notebook_downloads_as_a_valid_ipynb(
