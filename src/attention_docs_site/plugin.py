@@ -46,6 +46,7 @@ from attention_docs_site.execute.setup import Execution
 from attention_docs_site.markdown import check_page_markdown, edition_markdown
 from attention_docs_site.options import AttentionDocsConfig, Settings, settings
 from attention_docs_site.page.content import (
+    foreign_titles,
     page_content,
     page_output,
     write_notebook_download,
@@ -61,6 +62,7 @@ from attention_docs_site.upstream.i18n import (
 )
 from attention_docs_site.upstream.material_html import template_edit
 from attention_docs_site.upstream.material_languages import direction
+from attention_docs_site.upstream.material_titles import ForeignTitles
 from attention_docs_site.upstream.watchdog import poll_every
 from attention_docs_site.wheel import Wheel, library_wheel
 
@@ -69,6 +71,7 @@ if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.livereload import LiveReloadServer
     from mkdocs.structure.files import Files
+    from mkdocs.structure.nav import Navigation
     from mkdocs.structure.pages import Page
     from mkdocs.utils.templates import TemplateContext
 
@@ -103,6 +106,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.settings: Settings | None = None
         self.wheel: Wheel | None = None
         self.editions: Editions | None = None
+        self.titles: ForeignTitles | None = None  # the page's, from its context
         self.serving = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -174,9 +178,17 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         return page_content(html, page, edition, self.editions, self.wheel)
 
     def on_page_context(
-        self, context: TemplateContext, *, page: Page, config: MkDocsConfig, **_: object
+        self,
+        context: TemplateContext,
+        *,
+        page: Page,
+        config: MkDocsConfig,
+        nav: Navigation,
     ) -> TemplateContext:
         """Give the templates the page's edition and every edition's words."""
+        assert self.editions is not None
+        foreign = foreign_titles(nav.pages, self._edition(config), self.editions)
+        self.titles = ForeignTitles(page.url, foreign)
         return self._edition_context(context, config)
 
     def on_template_context(
@@ -206,7 +218,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             executed = self.execution.executed()
             site_url = config.site_url or ""
             write_notebook_download(page, edition, self.wheel, site_url, executed)
-        return page_output(output, edition, self.editions)
+        titles, self.titles = self.titles, None
+        return page_output(output, edition, self.editions, titles=titles)
 
     def on_post_template(
         self, output_content: str, *, template_name: str, config: MkDocsConfig

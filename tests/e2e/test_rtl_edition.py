@@ -265,3 +265,62 @@ def test_the_translated_figures_text_fits(page, site_url, path, viewport):
     page.evaluate("window.scrollTo(0, 0)")
     shot = SCREENSHOTS / f"{path.replace('/', '-')}-{viewport}.png"
     page.screenshot(path=shot, full_page=True)
+
+
+# Every title the theme writes from the navigation: the header's, the tabs',
+# the sidebars' (the table of contents included) and the footer's links.
+TITLES = """() => [...document.querySelectorAll(`.md-header .md-ellipsis,
+    .md-tabs__link, .md-sidebar .md-ellipsis, .md-footer .md-ellipsis`)]
+  .map(el => ({text: el.textContent.trim(), direction: getComputedStyle(el).direction,
+               lang: el.closest("[lang]").getAttribute("lang")}))
+  .filter(title => title.text)"""
+_FIRST_STRONG = re.compile(r"[A-Za-z\u0590-\u08ff]")
+
+
+@pytest.mark.parametrize("path", [TRANSLATED, *FALLBACK])
+def test_each_title_in_the_navigation_runs_the_way_its_script_writes(
+    page, site_url, path
+):
+    """An English title in the Arabic navigation reads left to right, in
+    English: "1. When intent wins" is not shown as "When intent wins .1", nor
+    cut at its start. Judged by the title's first letter, not by the markup."""
+    page.goto(f"{site_url}ar/{path}/")
+    page.wait_for_load_state("networkidle")
+    found = page.evaluate(TITLES)
+    script = {
+        title["text"]: "ltr"
+        if _FIRST_STRONG.search(title["text"])[0].isascii()
+        else "rtl"
+        for title in found
+    }
+    wrong = [t for t in found if t["direction"] != script[t["text"]]]
+    assert wrong == [], wrong
+    english = {t["text"] for t in found if t["lang"] == "en"}
+    assert english == {text for text, way in script.items() if way == "ltr"} - {
+        "attention_docs"  # the site's name, in no language
+    }
+    own = {"ltr": path in FALLBACK, "rtl": path == TRANSLATED}
+    headings = page.evaluate(
+        "[...document.querySelectorAll('[data-md-component=toc] .md-ellipsis')]"
+        ".map(el => getComputedStyle(el).direction)"
+    )
+    assert headings and {way for way, mine in own.items() if mine} == set(headings)
+
+
+NOTICE = """() => {
+  const notice = document.querySelector(".ad-untranslated").getBoundingClientRect();
+  const box = document.querySelector("article").getBoundingClientRect();
+  const edit = document.querySelector(".md-content__button").getBoundingClientRect();
+  return {share: notice.width / box.width, below: notice.top >= edit.bottom};
+}"""
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_untranslated_notice_spans_the_page_under_the_edit_button(
+    page, site_url, viewport
+):
+    page.set_viewport_size(VIEWPORTS[viewport])
+    page.goto(f"{site_url}ar/{FALLBACK[0]}/")
+    page.wait_for_load_state("networkidle")
+    found = page.evaluate(NOTICE)
+    assert found["below"] and found["share"] > 0.9, found

@@ -11,6 +11,7 @@ import material
 import nbformat
 import pytest
 from helpers import ROOT
+from mkdocs.contrib.search import LangOption
 
 from attention_docs_site.editions import catalog, read_editions
 from attention_docs_site.execute.notebooks import (
@@ -666,14 +667,20 @@ def test_python_markdown_writes_its_titles_in_the_edition_s_words():
 
 def test_the_search_learns_each_edition_s_language_that_lunr_can_stem():
     """Not one it cannot: Material's pages would ask for lunr.fa.min.js, which
-    does not exist, and search would never start, in every edition."""
+    does not exist, and search would never start, in every edition. Hebrew,
+    which the theme can stem and MkDocs' own list lacks, is in."""
+    templates = Path(material.__file__).parent / "templates"
     search = SimpleNamespace(config=SimpleNamespace(lang=["en"]))
-    config = SimpleNamespace(plugins={"material/search": search})
-    chosen = search_languages(config, ["en", "zh", "ar", "fa", "ur"])
-    assert chosen == search.config.lang == ["en", "zh", "ar"]
-    lunr = Path(material.__file__).parent / "templates/assets/javascripts/lunr/min"
-    assert all((lunr / f"lunr.{lang}.min.js").is_file() for lang in ["zh", "ar"])
+    config = SimpleNamespace(
+        plugins={"material/search": search},
+        theme=SimpleNamespace(dirs=[str(templates)]),
+    )
+    chosen = search_languages(config, ["en", "zh", "ar", "he", "fa", "ur"])
+    assert chosen == search.config.lang == ["en", "zh", "ar", "he"]
+    lunr = templates / "assets/javascripts/lunr/min"
+    assert all((lunr / f"lunr.{lang}.min.js").is_file() for lang in chosen[1:])
     assert not (lunr / "lunr.fa.min.js").exists()
+    assert "he" not in LangOption().run_validation(["he"])  # MkDocs' list
 
 
 def test_an_edition_lunr_cannot_stem_gets_an_index_that_keeps_its_words():

@@ -13,7 +13,7 @@ own search base (``site/search_split.py``), the theme's markup edited
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
@@ -38,6 +38,7 @@ from attention_docs_site.page.notebook_pages import (
 from attention_docs_site.page.notebook_setup import add_setup_cell, run_yourself_box
 from attention_docs_site.page.polish import polish_page
 from attention_docs_site.translations import TranslationError
+from attention_docs_site.upstream.material_titles import ForeignTitles, page_key
 
 if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
@@ -96,7 +97,12 @@ def in_its_language(
 
 
 def page_output(
-    output: str, edition: Edition, editions: Editions, *, own_search: bool = True
+    output: str,
+    edition: Edition,
+    editions: Editions,
+    *,
+    own_search: bool = True,
+    titles: ForeignTitles | None = None,
 ) -> str:
     """A whole built page (or a template's, such as 404.html), as written.
 
@@ -106,9 +112,35 @@ def page_output(
         editions: Every edition.
         own_search: Point the page at its edition's search index (a page of
             the edition; not a template without a page).
+        titles: The edit that marks the titles of pages served untranslated
+            (:func:`foreign_titles`); None for a template without a page.
     """
     language = edition.lang if own_search and not edition.default else None
-    return polish_page(output, edition_data(edition, editions), language)
+    edits = [] if titles is None else [titles]
+    return polish_page(output, edition_data(edition, editions), language, edits)
+
+
+def foreign_titles(
+    pages: Iterable[Page], edition: Edition, editions: Editions
+) -> dict[str, tuple[str, str]]:
+    """The pages an edition serves untranslated, with their language's attributes.
+
+    Parameters:
+        pages: The edition's pages (its navigation's).
+        edition: The edition.
+        editions: Every edition (the default's language is the pages' own).
+
+    Returns:
+        For :class:`~attention_docs_site.upstream.material_titles.ForeignTitles`:
+        ``(' lang="en" dir="ltr"', title)`` by each such page's address.
+    """
+    source = editions.default
+    attributes = f' lang="{source.lang}" dir="{source.direction}"'
+    return {
+        page_key(page.url): (attributes, page.title or "")
+        for page in pages
+        if edition.serves_untranslated(page.file.abs_src_path or page.file.src_uri)
+    }
 
 
 def write_notebook_download(

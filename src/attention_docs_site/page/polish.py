@@ -48,7 +48,9 @@ class AddToHead(Handler):
         return [Change(self.at, self.at, self.element)]
 
 
-def polish_page(output: str, head: str, language: str | None = None) -> str:
+def polish_page(
+    output: str, head: str, language: str | None = None, edits: Iterable[Handler] = ()
+) -> str:
     """A built page as written: ``head`` added, the theme edited, blank lines gone.
 
     The theme's templates leave about 5 % of a page as indentation and empty
@@ -61,8 +63,10 @@ def polish_page(output: str, head: str, language: str | None = None) -> str:
         head: An element for the end of its ``<head>``.
         language: The edition whose search index the page uses; None for the
             site's own (see :func:`.material_page.theme_edits`).
+        edits: More edits of the page's markup, in the same walk.
 
     Returns:
         The page as the site publishes it.
     """
-    return walk(output, [AddToHead(head), *theme_edits(language)], collapse=True)
+    handlers = [AddToHead(head), *theme_edits(language), *edits]
+    return walk(output, handlers, collapse=True)

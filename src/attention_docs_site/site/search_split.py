@@ -27,10 +27,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mkdocs.config.base import ValidationError
-from mkdocs.contrib.search import LangOption
-
 from attention_docs_site.editions import SOURCE_LANG
+from attention_docs_site.upstream.material_search import stemmed_languages
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -52,18 +50,13 @@ def search_languages(config: MkDocsConfig, languages: Iterable[str]) -> list[str
     if search is None:
         return []
     chosen = list(search.config.lang or [])
+    stemmed = stemmed_languages(config.theme.dirs)
     for language in languages:
-        # MkDocs logs a language lunr cannot stem and returns its fallback,
-        # English. Its pages must not ask the browser for a stemmer that does
-        # not exist (search would never start, in any edition); its edition's
-        # index is configured apart (edition_config).
-        try:
-            supported = LangOption().run_validation([language])
-        except ValidationError:
-            continue
-        if language not in supported:
-            continue
-        if language not in chosen:
+        # A language the theme has no stemmer for must not be asked of the
+        # browser (the worker would fail to load it and search would never
+        # start, in any edition); its edition's index is configured apart
+        # (edition_config).
+        if language in stemmed and language not in chosen:
             chosen.append(language)
     search.config.lang = chosen
     return chosen

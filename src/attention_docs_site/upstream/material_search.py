@@ -1,10 +1,12 @@
-"""Reach into Material's search plugin: a page's entries from the render cache."""
+"""Reach into Material's search: a page's entries from the cache, its languages."""
 
 from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from attention_docs_site.upstream.guard import declare
@@ -59,3 +61,38 @@ def _add_entry_from_context(
         self.entries.extend(copy.deepcopy(serve(self, page, entries)))
 
     return add_entry_from_context
+
+
+SEARCH_LANGUAGES = declare(
+    "material: the search's languages",
+    "mkdocs-material",
+    "9.8.2",
+    "takes the languages search can stem from the lunr files the theme ships "
+    "(assets/javascripts/lunr/min/lunr.<lang>.min.js), not from MkDocs' list",
+    "the search worker loads that file for each language of the index; "
+    "MkDocs' list lacks some the theme has (Hebrew), whose edition would "
+    "match whole words only (#45)",
+    "correctness",
+)
+_LUNR = Path("assets", "javascripts", "lunr", "min")
+_STEMMER = re.compile(r"lunr\.([a-z]{2,3})\.min\.js")
+
+
+def stemmed_languages(theme_dirs: Iterable[str]) -> frozenset[str]:
+    """The languages the theme's search worker can stem: ``en`` and its lunr files'.
+
+    Parameters:
+        theme_dirs: The theme's template folders (``config.theme.dirs``).
+
+    Raises:
+        UpstreamChanged: No folder has the lunr files.
+    """
+    found = {
+        match[1]
+        for folder in theme_dirs
+        if (Path(folder) / _LUNR).is_dir()
+        for path in (Path(folder) / _LUNR).iterdir()
+        if (match := _STEMMER.fullmatch(path.name))
+    }
+    SEARCH_LANGUAGES.require(bool(found), f"no lunr.<lang>.min.js under {_LUNR}")
+    return frozenset(found | {"en"})
