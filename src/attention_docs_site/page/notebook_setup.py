@@ -40,6 +40,7 @@ MODEL_MODULES = frozenset(
         "torch",
         "attention_docs.model",
         "attention_docs.layers",
+        "attention_docs.linear_attention",
         "attention_docs.scoring",
         "attention_docs._torch",
     }
