@@ -96,7 +96,7 @@ def test_cache_in_real_builds(tmp_path, warm_cache):
         assert themed_colour("#ababab") in (site / page / "index.html").read_text()
 
     # A table edit changes the figure on the next build.
-    labels = library / "attention_docs" / "labels" / "en.py"
+    labels = library / "attention_docs" / "labels" / "en" / "figures.py"
     labels.write_text(labels.read_text().replace('"keys": "Keys"', '"keys": "Key set"'))
     _, hits, misses, _ = cache_line(build(cache=store))
     assert (hits, misses) == (0, cold)

@@ -197,7 +197,7 @@ def test_translation_status_lists_what_is_missing(japanese):
     for chapter in CHAPTERS:
         assert rows[f"{chapter}.md"] == "missing"
     assert rows["(figure labels)"] == "missing"
-    assert "src/attention_docs/labels/ja.py" in result.stdout
+    assert "src/attention_docs/labels/ja/" in result.stdout
     every = translations(project, "status")  # every translated edition
     assert "# zh" in every.stdout and "# ja" in every.stdout
 

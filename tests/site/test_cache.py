@@ -47,7 +47,7 @@ def test_the_fingerprint_covers_the_library_and_not_the_build_package(tmp_path):
     )
     before = library_fingerprint(package)
     assert library_fingerprint(package) == before
-    labels = package / "labels" / "en.py"
+    labels = package / "labels" / "en" / "figures.py"
     labels.write_text(labels.read_text() + "\n# edited\n")
     assert library_fingerprint(package) != before
     # The plugin's own modules are another package: editing them keeps entries.
@@ -343,7 +343,9 @@ def test_library_edit_drops_the_library_modules_for_reimport(tmp_path):
     try:
         assert cache.start_build() is False  # unchanged: nothing dropped
         assert "attention_docs.figures" in sys.modules
-        (package / "labels" / "en.py").write_text("# edited\n", encoding="utf-8")
+        (package / "labels" / "en" / "figures.py").write_text(
+            "# edited\n", encoding="utf-8"
+        )
         assert cache.start_build() is True
         assert "attention_docs.figures" not in sys.modules
         assert "attention_docs" not in sys.modules

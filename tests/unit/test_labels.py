@@ -79,6 +79,8 @@ SAME_IN_BOTH = {
     "summary_h",
     "summary_w",
     "summary_cv",
+    "scores_raw",
+    "scores_scaled",
     # the explorable figures' number fields, filled in by the page's script
     "ex_nw_value",
     "ex_x_value",

@@ -12,6 +12,17 @@ the trained model.
 
 from __future__ import annotations
 
+from .attention_layer import (
+    MASK_SIZE,
+    MASK_VALID,
+    SATURATION_DIMENSIONS,
+    mask_weights,
+    masks_heatmap,
+    positions_heatmap,
+    saturation_table,
+    softmax_gradient,
+    weight_saturation,
+)
 from .cues import (
     QKV_LABELS,
     identity_heatmap,
@@ -162,4 +173,13 @@ __all__ = [
     "boundary_fits",
     "boundary_table",
     "gradient_check",
+    "SATURATION_DIMENSIONS",
+    "MASK_SIZE",
+    "MASK_VALID",
+    "saturation_table",
+    "mask_weights",
+    "weight_saturation",
+    "softmax_gradient",
+    "masks_heatmap",
+    "positions_heatmap",
 ]

@@ -1,8 +1,11 @@
 """Figure text in every language of the site, kept apart from the drawing code.
 
-Each language's text is a module of this package named after its locale, with
-``-`` written ``_`` (``en.py``, ``zh.py``, ``pt_BR.py``): a dict ``LABELS`` of
-key -> text, the same keys as English. A module may also set
+Each language's text is a package of this one named after its locale, with
+``-`` written ``_`` (``en/``, ``zh/``, ``pt_BR/``), whose ``LABELS`` is a
+dict of key -> text, the same keys as English: one file per kind of text
+(the first chapters' figures, the notebooks' lines, the explorables', one
+file per later chapter), merged in its ``__init__.py``. A single module
+(``pt_BR.py``) with one ``LABELS`` works too. Its ``__init__`` may also set
 ``SPACE_HAN_AND_LATIN = True`` to put a space between Chinese characters and
 Latin letters or digits. A language without a module, or a key its module
 lacks, is drawn in English: a new edition's figures work before they are

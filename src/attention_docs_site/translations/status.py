@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from attention_docs import labels
 from attention_docs.labels import has_table, missing_labels
 from attention_docs_site.editions import SOURCE_LANG
 from attention_docs_site.translations.pages import (
@@ -222,14 +223,17 @@ def label_status(lang: str) -> PageStatus | None:
     missing = missing_labels(lang)
     if not missing:
         return None
-    table = f"src/attention_docs/labels/{lang.replace('-', '_')}.py"
+    folder = f"src/attention_docs/labels/{lang.replace('-', '_')}"
     if not has_table(lang):
+        table = f"{folder}/"
         problem = (
             f"{table}: no figure-label table, so its figures are drawn in "
-            f"English; copy src/attention_docs/labels/{SOURCE_LANG}.py to it "
-            "and translate the values"
+            f"English; copy the folder src/attention_docs/labels/{SOURCE_LANG}/ "
+            "to it and translate the values in its files"
         )
     else:
+        package = Path(labels.__file__).parent / lang.replace("-", "_")
+        table = f"{folder}/" if package.is_dir() else f"{folder}.py"
         problem = f"{table}: {len(missing)} labels drawn in English: " + ", ".join(
             missing
         )

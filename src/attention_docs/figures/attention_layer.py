@@ -1,0 +1,134 @@
+"""Figures of the attention-layer chapter: the √d scale, masks, positions.
+
+The masks and positions come from :mod:`attention_docs.layers`, which needs
+torch (the ``[model]`` extra), so it is imported where a figure needs it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..labels import label
+from ..plotting import curves, heatmaps
+from ..saturation import saturation
+from ..svg import Drawing
+
+# The dimensions the √d figures measure, and the example the masks hide keys of.
+SATURATION_DIMENSIONS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+MASK_SIZE = 6
+MASK_VALID = 4  # the padded sequence's real length
+MASK_SEED = 0
+POSITIONS = (48, 32)  # positions and encoding dimensions
+
+
+@functools.cache
+def saturation_table() -> dict[str, tuple[float, ...]]:
+    """The √d figures' numbers: mean top weight and Jacobian norm, by d.
+
+    Returns:
+        Tuples over :data:`SATURATION_DIMENSIONS`, by key: ``top_raw``,
+        ``top_scaled``, ``jacobian_raw``, ``jacobian_scaled``, ``std_raw``.
+    """
+    raw = [saturation(d, scaled=False) for d in SATURATION_DIMENSIONS]
+    scaled = [saturation(d) for d in SATURATION_DIMENSIONS]
+    return {
+        "top_raw": tuple(m.top_weight for m in raw),
+        "top_scaled": tuple(m.top_weight for m in scaled),
+        "jacobian_raw": tuple(m.jacobian for m in raw),
+        "jacobian_scaled": tuple(m.jacobian for m in scaled),
+        "std_raw": tuple(m.score_std for m in raw),
+    }
+
+
+def _against_d(measure: str, axis: str, lang: str) -> Drawing:
+    """A measure of :func:`saturation_table` against d, raw and scaled."""
+    table = saturation_table()
+    raw, scaled = table[f"{measure}_raw"], table[f"{measure}_scaled"]
+    fig = curves(
+        np.array(SATURATION_DIMENSIONS, dtype=float),
+        [
+            (label("scores_raw", lang), np.array(raw)),
+            (label("scores_scaled", lang), np.array(scaled)),
+        ],
+        xlabel=label("dimension_d", lang),
+        ylabel=label(axis, lang),
+        log_x=True,
+        xticks=[1, 4, 16, 64, 256, 1024],
+        lang=lang,
+    )
+    alt = label(
+        f"{measure}_alt",
+        lang,
+        raw=raw[-1],
+        scaled=scaled[-1],
+        d=SATURATION_DIMENSIONS[-1],
+    )
+    return Drawing(fig, alt)
+
+
+def weight_saturation(lang: str = "en") -> Drawing:
+    """The mean largest weight of a query over 10 random keys against d, ± √d."""
+    return _against_d("top", "top_weight", lang)
+
+
+def softmax_gradient(lang: str = "en") -> Drawing:
+    """The size of the softmax's Jacobian against d, with and without √d."""
+    return _against_d("jacobian", "jacobian_norm", lang)
+
+
+def mask_weights() -> dict[str, np.ndarray]:
+    """The weights one set of scores gets under each mask, by mask name.
+
+    Returns:
+        Arrays of shape (:data:`MASK_SIZE`, :data:`MASK_SIZE`): ``none``,
+        ``leave_one_out``, ``causal`` and ``padding`` (the last
+        ``MASK_SIZE - MASK_VALID`` keys are padding).
+    """
+    from .._torch import torch
+    from ..layers import causal_mask, masked_softmax, padding_mask
+    from ..model import leave_one_out_mask
+
+    rng = np.random.default_rng(MASK_SEED)
+    scores = torch.tensor(rng.standard_normal((MASK_SIZE, MASK_SIZE)))
+    masks = {
+        "none": None,
+        "leave_one_out": leave_one_out_mask(MASK_SIZE),
+        "causal": causal_mask(MASK_SIZE),
+        "padding": padding_mask([MASK_VALID], MASK_SIZE)[0],
+    }
+    return {name: masked_softmax(scores, mask).numpy() for name, mask in masks.items()}
+
+
+def masks_heatmap(lang: str = "en") -> Drawing:
+    """The same scores' weights under the leave-one-out, causal and padding masks."""
+    weights = mask_weights()
+    names = ["leave_one_out", "causal", "padding"]
+    fig = heatmaps(
+        np.stack([weights[name] for name in names])[None],
+        xlabel=label("keys", lang),
+        ylabel=label("queries", lang),
+        titles=[label(f"mask_{name}", lang) for name in names],
+        lang=lang,
+        panel_size=2.2,
+    )
+    alt = label("masks_alt", lang, n=MASK_SIZE, valid=MASK_VALID)
+    return Drawing(fig, alt)
+
+
+def positions_heatmap(lang: str = "en") -> Drawing:
+    """The sinusoidal positional encodings: one row per position."""
+    from ..layers import sinusoidal_positions
+
+    n, d = POSITIONS
+    encodings = sinusoidal_positions(n, d).numpy()
+    fig = heatmaps(
+        encodings[None, None],
+        xlabel=label("encoding_dimension", lang),
+        ylabel=label("position", lang),
+        lang=lang,
+        cmap="RdBu_r",
+        panel_size=3.2,
+    )
+    return Drawing(fig, label("positions_alt", lang, n=n, d=d))

@@ -1,0 +1,33 @@
+"""The figures of the chapter on the attention layer (Simplified Chinese)."""
+
+LABELS: dict[str, str] = {
+    "scores_raw": "q·k",
+    "scores_scaled": "q·k / √d",
+    "dimension_d": "维数 d",
+    "top_weight": "最大权重（平均）",
+    "jacobian_norm": "softmax 雅可比矩阵的 Frobenius 范数（平均）",
+    "top_alt": (
+        "两条曲线：随机查询对 10 个随机键的最大注意力权重的平均值，随维数 d "
+        "从 1 到 {d} 变化。直接用点积时它趋向 1，在 d = {d} 时达到 {raw:.2f}；"
+        "除以 √d 后它保持在 {scaled:.2f} 附近。"
+    ),
+    "jacobian_alt": (
+        "两条曲线：softmax 雅可比矩阵的大小随维数 d 从 1 到 {d} 的变化。直接用"
+        "点积时它在 d = {d} 降到 {raw:.3f}，传回分数的梯度很小；除以 √d 后它"
+        "保持在 {scaled:.2f} 附近。"
+    ),
+    "mask_leave_one_out": "留一",
+    "mask_causal": "因果",
+    "mask_padding": "填充",
+    "masks_alt": (
+        "三幅热图：同一组 {n}×{n} 分数在三种掩蔽下得到的权重。留一掩蔽：除对角线"
+        "外的所有权重。因果掩蔽：对角线及其左侧的权重，上方没有。填充掩蔽：每行"
+        "只有前 {valid} 个键有权重，填充的键没有。"
+    ),
+    "encoding_dimension": "编码维度",
+    "position": "位置",
+    "positions_alt": (
+        "热图：{n} 个位置在 {d} 维中的正弦位置编码。前几列在相邻行之间变化很快，"
+        "越往后的列变化越慢。"
+    ),
+}
