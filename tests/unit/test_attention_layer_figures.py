@@ -4,8 +4,10 @@ import math
 
 import numpy as np
 import pytest
+import torch
 
 from attention_docs import figures
+from attention_docs.figures import attention_layer_tables
 from attention_docs.saturation import saturation
 
 
@@ -63,3 +65,54 @@ def test_the_positions_heatmap_is_the_sinusoid_written_out():
             angle = p / 10000 ** (2 * i / d)
             assert image[p, 2 * i] == pytest.approx(math.sin(angle), abs=1e-12)
             assert image[p, 2 * i + 1] == pytest.approx(math.cos(angle), abs=1e-12)
+
+
+def test_the_scaled_weights_are_the_dot_product_s_at_temperature_sqrt_d():
+    """softmax(s / √d) from softmax(s) alone: log-weights are the scores up
+    to a constant per row, which the softmax ignores."""
+    weights = figures.scoring_weights()
+    d = attention_layer_tables.SCORING_SHAPE[2]
+    logits = np.log(weights["dot"]) / math.sqrt(d)
+    expected = np.exp(logits - logits.max(axis=1, keepdims=True))
+    expected /= expected.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(weights["scaled"], expected, rtol=1e-9)
+    top = {name: w.max(axis=1).mean() for name, w in weights.items()}
+    assert top["dot"] > top["bilinear"] > top["scaled"] > top["additive"]
+    for w in weights.values():
+        np.testing.assert_allclose(w.sum(axis=1), 1.0, rtol=1e-12)
+
+
+def test_only_positions_let_the_layer_tell_order():
+    found = figures.order_differences()
+    assert found["plain"] < 1e-12 and found["positions"] > 1e-2
+    table = figures.order_table("en")
+    assert f"{found['positions']:.1e}" in table
+
+
+def test_the_cost_rows_are_the_weights_size_and_the_counts_written_out():
+    d = attention_layer_tables.COST_WIDTH
+    for row in figures.cost_rows():
+        n = row["n"]
+        assert row["mib"] * 2**20 == n * n * 4
+        assert row["softmax"] / row["linear"] == n / d
+
+
+def test_linear_attention_is_compared_with_softmax_attention_by_hand():
+    """The same numbers from numpy: elu + 1 as exp(x) below 0 and x + 1 above."""
+    n, d = attention_layer_tables.LINEAR_SHAPE
+    generator = torch.Generator().manual_seed(2)
+    q = torch.randn(n, d, generator=generator, dtype=torch.float64).numpy()
+    k = torch.randn(n, d, generator=generator, dtype=torch.float64).numpy()
+    scores = q @ k.T / math.sqrt(d)
+    alpha = np.exp(scores - scores.max(1, keepdims=True))
+    alpha /= alpha.sum(1, keepdims=True)
+    phi = lambda x: np.where(x > 0, x + 1, np.exp(x))  # noqa: E731
+    beta = phi(q) @ phi(k).T
+    beta /= beta.sum(1, keepdims=True)
+    found = figures.linear_comparison()
+    assert found["tv_linear"] == pytest.approx(0.5 * np.abs(alpha - beta).sum(1).mean())
+    assert found["tv_uniform"] == pytest.approx(
+        0.5 * np.abs(alpha - 1 / n).sum(1).mean()
+    )
+    assert found["top_linear"] == pytest.approx(beta.max(1).mean())
+    assert found["top_linear"] < found["top_softmax"]

@@ -81,6 +81,11 @@ SAME_IN_BOTH = {
     "summary_cv",
     "scores_raw",
     "scores_scaled",
+    "score_dot",
+    "score_scaled",
+    "score_bilinear",
+    "score_additive",
+    "saturation_table_d",
     # the explorable figures' number fields, filled in by the page's script
     "ex_nw_value",
     "ex_x_value",

@@ -23,6 +23,16 @@ from .attention_layer import (
     softmax_gradient,
     weight_saturation,
 )
+from .attention_layer_tables import (
+    cost_rows,
+    cost_table,
+    linear_comparison,
+    order_differences,
+    order_table,
+    saturation_summary,
+    scoring_heatmaps,
+    scoring_weights,
+)
 from .cues import (
     QKV_LABELS,
     identity_heatmap,
@@ -182,4 +192,12 @@ __all__ = [
     "softmax_gradient",
     "masks_heatmap",
     "positions_heatmap",
+    "scoring_weights",
+    "scoring_heatmaps",
+    "saturation_summary",
+    "order_differences",
+    "order_table",
+    "cost_rows",
+    "cost_table",
+    "linear_comparison",
 ]

@@ -7,6 +7,7 @@ torch (the ``[model]`` extra), so it is imported where a figure needs it.
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,6 +15,9 @@ from ..labels import label
 from ..plotting import curves, heatmaps
 from ..saturation import saturation
 from ..svg import Drawing
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # The dimensions the √d figures measure, and the example the masks hide keys of.
 SATURATION_DIMENSIONS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
@@ -101,18 +105,31 @@ def mask_weights() -> dict[str, np.ndarray]:
     return {name: masked_softmax(scores, mask).numpy() for name, mask in masks.items()}
 
 
-def masks_heatmap(lang: str = "en") -> Drawing:
-    """The same scores' weights under the leave-one-out, causal and padding masks."""
-    weights = mask_weights()
-    names = ["leave_one_out", "causal", "padding"]
-    fig = heatmaps(
+def weight_panels(
+    weights: dict[str, np.ndarray], names: list[str], titles: str, lang: str
+) -> Figure:
+    """Weight matrices side by side, queries down and keys across.
+
+    Parameters:
+        weights: Matrices by name.
+        names: Those to draw, in order.
+        titles: The label key of each panel's title, with ``{name}``.
+        lang: Language of the figure text.
+    """
+    return heatmaps(
         np.stack([weights[name] for name in names])[None],
         xlabel=label("keys", lang),
         ylabel=label("queries", lang),
-        titles=[label(f"mask_{name}", lang) for name in names],
+        titles=[label(titles.format(name=name), lang) for name in names],
         lang=lang,
-        panel_size=2.2,
+        panel_size=2.0 if len(names) > 3 else 2.2,
     )
+
+
+def masks_heatmap(lang: str = "en") -> Drawing:
+    """The same scores' weights under the leave-one-out, causal and padding masks."""
+    names = ["leave_one_out", "causal", "padding"]
+    fig = weight_panels(mask_weights(), names, "mask_{name}", lang)
     alt = label("masks_alt", lang, n=MASK_SIZE, valid=MASK_VALID)
     return Drawing(fig, alt)
 

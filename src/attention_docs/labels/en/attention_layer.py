@@ -34,4 +34,31 @@ LABELS: dict[str, str] = {
         "{d} dimensions: the first columns alternate quickly from row to row, "
         "later columns ever more slowly."
     ),
+    "score_dot": "q·k",
+    "score_scaled": "q·k / √d",
+    "score_bilinear": "qᵀWk",
+    "score_additive": "vᵀtanh(W_q q + W_k k)",
+    "scoring_alt": (
+        "Four heatmaps of the attention weights of the same {n_q} queries over "
+        "{n_k} keys in {d} dimensions, from four scoring functions. The raw dot "
+        "product puts almost all of each row's weight on one key (the largest "
+        "weight is {dot:.2f} on average); divided by √d the weights spread "
+        "({scaled:.2f}); the bilinear score with a random W lies between "
+        "({bilinear:.2f}); the additive score with random weights is the "
+        "flattest ({additive:.2f})."
+    ),
+    "saturation_table_d": "d",
+    "saturation_table_std": "std of q·k",
+    "saturation_table_top_raw": "largest weight, q·k",
+    "saturation_table_top_scaled": "largest weight, q·k / √d",
+    "saturation_table_jacobian_raw": "Jacobian norm, q·k",
+    "saturation_table_jacobian_scaled": "Jacobian norm, q·k / √d",
+    "order_inputs": "Inputs",
+    "order_plain": "the inputs alone",
+    "order_positions": "the inputs plus sinusoidal positions",
+    "order_diff": "largest difference, shuffled outputs vs outputs shuffled",
+    "cost_table_n": "Length n",
+    "cost_table_mib": "Weights of one head (MiB, float32)",
+    "cost_table_softmax": "Multiply-adds, softmax attention (2n²d, d = {d})",
+    "cost_table_linear": "Multiply-adds, linear attention (2nd², d = {d})",
 }

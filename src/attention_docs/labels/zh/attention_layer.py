@@ -30,4 +30,28 @@ LABELS: dict[str, str] = {
         "热图：{n} 个位置在 {d} 维中的正弦位置编码。前几列在相邻行之间变化很快，"
         "越往后的列变化越慢。"
     ),
+    "score_dot": "q·k",
+    "score_scaled": "q·k / √d",
+    "score_bilinear": "qᵀWk",
+    "score_additive": "vᵀtanh(W_q q + W_k k)",
+    "scoring_alt": (
+        "四幅热图：同样的 {n_q} 个查询对 {d} 维中 {n_k} 个键的注意力权重，分别来自四种"
+        "评分函数。直接用点积时，每行几乎全部权重都落在一个键上（最大权重平均为 "
+        "{dot:.2f}）；除以 √d 后权重分散开（{scaled:.2f}）；随机 W 的双线性评分介于"
+        "两者之间（{bilinear:.2f}）；随机参数的加性评分最平坦（{additive:.2f}）。"
+    ),
+    "saturation_table_d": "d",
+    "saturation_table_std": "q·k 的标准差",
+    "saturation_table_top_raw": "最大权重，q·k",
+    "saturation_table_top_scaled": "最大权重，q·k / √d",
+    "saturation_table_jacobian_raw": "雅可比矩阵范数，q·k",
+    "saturation_table_jacobian_scaled": "雅可比矩阵范数，q·k / √d",
+    "order_inputs": "输入",
+    "order_plain": "只有输入本身",
+    "order_positions": "输入加上正弦位置编码",
+    "order_diff": "打乱后的输出与打乱了的输出之间的最大差值",
+    "cost_table_n": "长度 n",
+    "cost_table_mib": "一个头的权重（MiB，float32）",
+    "cost_table_softmax": "乘加次数，softmax 注意力（2n²d，d = {d}）",
+    "cost_table_linear": "乘加次数，线性注意力（2nd²，d = {d}）",
 }

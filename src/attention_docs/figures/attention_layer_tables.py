@@ -1,0 +1,230 @@
+"""The attention-layer chapter's tables and its scoring figure.
+
+Each table is computed from the library during the build, from seeded random
+queries and keys, and printed as HTML: the √d measurements, the layer's
+indifference to order and what positions change, the cost of the weights
+against the sequence's length, and linear attention beside softmax attention.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..labels import label
+from ..svg import Drawing
+from .attention_layer import SATURATION_DIMENSIONS, saturation_table, weight_panels
+from .panels import html_table
+
+if TYPE_CHECKING:  # torch is the [model] extra
+    import torch
+
+SCORING_SHAPE = (5, 8, 64)  # queries, keys, dimension d
+SCORING_HIDDEN = 16  # the additive score's hidden units
+SCORING_SEED = 0
+ORDER_SHAPE = (6, 16, 4)  # positions, d_model, heads
+ORDER_PERMUTATION = (4, 0, 5, 2, 1, 3)
+COST_LENGTHS = (128, 512, 2048, 8192)
+COST_WIDTH = 64  # d_k of one head
+LINEAR_SHAPE = (32, 16)  # positions, d
+
+
+def _generator(seed: int) -> torch.Generator:
+    from .._torch import torch
+
+    return torch.Generator().manual_seed(seed)
+
+
+@functools.cache
+def scoring_weights() -> dict[str, np.ndarray]:
+    """The weights four scoring functions give the same queries and keys.
+
+    Returns:
+        Arrays of shape (queries, keys) from :data:`SCORING_SHAPE`, by name:
+        ``dot``, ``scaled``, ``bilinear`` (W with entries of variance 1/d)
+        and ``additive`` (:data:`SCORING_HIDDEN` units, variance 1/d and
+        1/hidden), all seeded.
+    """
+    from .._torch import torch
+    from ..scoring import additive_scores, bilinear_scores, dot_product_scores
+
+    n_q, n_k, d = SCORING_SHAPE
+    generator = _generator(SCORING_SEED)
+
+    def draw(*shape: int, std: float = 1.0) -> torch.Tensor:
+        return std * torch.randn(*shape, generator=generator, dtype=torch.float64)
+
+    queries, keys = draw(n_q, d), draw(n_k, d)
+    weight = draw(d, d, std=1 / math.sqrt(d))
+    w_q, w_k = draw(SCORING_HIDDEN, d, std=1 / math.sqrt(d)), draw(SCORING_HIDDEN, d)
+    w_k /= math.sqrt(d)
+    v = draw(SCORING_HIDDEN, std=1 / math.sqrt(SCORING_HIDDEN))
+    dot = dot_product_scores(queries, keys)
+    scores = {
+        "dot": dot,
+        "scaled": dot / math.sqrt(d),
+        "bilinear": bilinear_scores(queries, keys, weight),
+        "additive": additive_scores(queries, keys, w_q, w_k, v),
+    }
+    return {name: torch.softmax(s, dim=-1).numpy() for name, s in scores.items()}
+
+
+def scoring_heatmaps(lang: str = "en") -> Drawing:
+    """The weights of the dot, scaled dot, bilinear and additive scores."""
+    weights = scoring_weights()
+    names = ["dot", "scaled", "bilinear", "additive"]
+    fig = weight_panels(weights, names, "score_{name}", lang)
+    n_q, n_k, d = SCORING_SHAPE
+    top = {name: weights[name].max(axis=1).mean() for name in names}
+    alt = label("scoring_alt", lang, n_q=n_q, n_k=n_k, d=d, **top)
+    return Drawing(fig, alt)
+
+
+def saturation_summary(lang: str = "en") -> str:
+    """The √d measurements at a few dimensions, as an HTML table."""
+    table = saturation_table()
+    rows = []
+    for i, d in enumerate(SATURATION_DIMENSIONS):
+        if d not in (1, 16, 256, 1024):
+            continue
+        rows.append(
+            [
+                str(d),
+                f"{table['std_raw'][i]:.1f}",
+                f"{table['top_raw'][i]:.2f}",
+                f"{table['top_scaled'][i]:.2f}",
+                f"{table['jacobian_raw'][i]:.3f}",
+                f"{table['jacobian_scaled'][i]:.3f}",
+            ]
+        )
+    keys = ("d", "std", "top_raw", "top_scaled", "jacobian_raw", "jacobian_scaled")
+    return html_table([label(f"saturation_table_{k}", lang) for k in keys], rows)
+
+
+@functools.cache
+def order_differences() -> dict[str, float]:
+    """How much shuffling the positions changes a self-attention layer's outputs.
+
+    Returns:
+        The largest difference between the layer's outputs for the shuffled
+        inputs and its outputs shuffled the same way: ``plain`` for inputs
+        alone, ``positions`` with sinusoidal encodings added after shuffling.
+    """
+    from .._torch import torch
+    from ..layers import MultiHeadAttention, sinusoidal_positions
+
+    n, d_model, heads = ORDER_SHAPE
+    layer = MultiHeadAttention(d_model, heads, seed=SCORING_SEED)
+    x = torch.randn(1, n, d_model, generator=_generator(1), dtype=torch.float64)
+    order = torch.tensor(ORDER_PERMUTATION)
+    positions = sinusoidal_positions(n, d_model)
+    found = {}
+    for name, encode in (
+        ("plain", lambda t: t),
+        ("positions", lambda t: t + positions),
+    ):
+        with torch.no_grad():
+            out = layer(encode(x), encode(x), encode(x))[0]
+            moved = encode(x[:, order])
+            shuffled = layer(moved, moved, moved)[0]
+        found[name] = float((shuffled - out[:, order]).abs().max())
+    return found
+
+
+def order_table(lang: str = "en") -> str:
+    """:func:`order_differences` as an HTML table."""
+    found = order_differences()
+    rows = [
+        [html.escape(label(f"order_{name}", lang)), f"{value:.1e}"]
+        for name, value in found.items()
+    ]
+    return html_table([label("order_inputs", lang), label("order_diff", lang)], rows)
+
+
+def cost_rows() -> list[dict[str, float]]:
+    """What one head's weights cost at each of :data:`COST_LENGTHS`.
+
+    Returns:
+        Per length n: ``n``; ``mib``, the bytes of the n × n float32 weights
+        the library's layer returns, in MiB (measured on the tensor up to
+        n = 2048, and n² · 4 bytes beyond); ``softmax``, the multiply-adds of
+        the scores and the pooling, 2 n² d; ``linear``, linear attention's,
+        2 n d² (d = :data:`COST_WIDTH`).
+    """
+    from .._torch import torch
+    from ..layers import scaled_dot_product_attention
+
+    d = COST_WIDTH
+    rows = []
+    for n in COST_LENGTHS:
+        if n <= 2048:
+            x = torch.zeros(1, n, d, dtype=torch.float32)
+            weights = scaled_dot_product_attention(x, x, x)[1]
+            size = weights.element_size() * weights.nelement()
+        else:
+            size = n * n * 4
+        rows.append(
+            {
+                "n": n,
+                "mib": size / 2**20,
+                "softmax": 2 * n * n * d,
+                "linear": 2 * n * d * d,
+            }
+        )
+    return rows
+
+
+def _power(value: float) -> str:
+    """``value`` as HTML: 2.1 × 10<sup>6</sup>."""
+    exponent = math.floor(math.log10(value))
+    return f"{value / 10**exponent:.1f} × 10<sup>{exponent}</sup>"
+
+
+def cost_table(lang: str = "en") -> str:
+    """:func:`cost_rows` as an HTML table."""
+    cells = [
+        [
+            f"{row['n']:,}",
+            f"{row['mib']:g}",
+            _power(row["softmax"]),
+            _power(row["linear"]),
+        ]
+        for row in cost_rows()
+    ]
+    keys = ("n", "mib", "softmax", "linear")
+    return html_table(
+        [label(f"cost_table_{k}", lang, d=COST_WIDTH) for k in keys], cells
+    )
+
+
+@functools.cache
+def linear_comparison() -> dict[str, float]:
+    """Linear attention's weights beside softmax attention's, on random data.
+
+    Returns:
+        Means over the queries of :data:`LINEAR_SHAPE`: ``tv_linear``, the
+        total variation distance ½ Σ|α − β| between the softmax weights α
+        (scores q·k/√d) and linear attention's β; ``tv_uniform``, between α
+        and uniform weights; ``top_softmax`` and ``top_linear``, the largest
+        weight of each.
+    """
+    from .._torch import torch
+    from ..linear_attention import linear_attention_weights
+
+    n, d = LINEAR_SHAPE
+    generator = _generator(2)
+    q = torch.randn(n, d, generator=generator, dtype=torch.float64)
+    k = torch.randn(n, d, generator=generator, dtype=torch.float64)
+    alpha = torch.softmax(q @ k.T / math.sqrt(d), dim=-1)
+    beta = linear_attention_weights(q, k)
+    uniform = torch.full_like(alpha, 1 / n)
+    return {
+        "tv_linear": float(0.5 * (alpha - beta).abs().sum(-1).mean()),
+        "tv_uniform": float(0.5 * (alpha - uniform).abs().sum(-1).mean()),
+        "top_softmax": float(alpha.max(-1).values.mean()),
+        "top_linear": float(beta.max(-1).values.mean()),
+    }
