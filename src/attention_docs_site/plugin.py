@@ -63,6 +63,7 @@ from attention_docs_site.upstream.i18n import (
 from attention_docs_site.upstream.material_html import template_edit
 from attention_docs_site.upstream.material_languages import direction
 from attention_docs_site.upstream.material_titles import ForeignTitles
+from attention_docs_site.upstream.mkdocstrings import set_api_locale
 from attention_docs_site.upstream.watchdog import poll_every
 from attention_docs_site.wheel import Wheel, library_wheel
 
@@ -143,6 +144,11 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.wheel = library_wheel(self._root(config))
         config.extra["library_version"] = self.wheel.version  # footer, PDFs, notebooks
         return config
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        """Give the API entries the edition's language, now that i18n set it."""
+        set_api_locale(config.plugins, self._edition(config).lang)
+        return files
 
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files

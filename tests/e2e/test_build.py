@@ -253,6 +253,15 @@ def test_chinese_page_is_translated_and_material_speaks_chinese(built_site, fold
         assert target in ids, (folder, target)
 
 
+def test_each_edition_s_api_labels_are_in_its_language(built_site):
+    """mkdocstrings' section titles follow the edition, not the edition built
+    before it (its on_config reads the theme's language before i18n sets it)."""
+    english = (built_site / "api" / "index.html").read_text("utf-8")
+    chinese = (built_site / "zh" / "api" / "index.html").read_text("utf-8")
+    assert "Parameters:" in english and "参数：" not in english
+    assert "参数：" in chinese and "Parameters:" not in chinese
+
+
 @pytest.mark.parametrize("folder", PAGE_FOLDERS)
 def test_language_links_point_at_the_counterpart(built_site, folder):
     for lang, other in (("en", "zh"), ("zh", "en")):
@@ -306,7 +315,8 @@ def test_outdated_and_untranslated_notices(tmp_path, warm_cache):
 
     outdated = (site / "zh" / "attention-cues" / "index.html").read_text("utf-8")
     notice = re.search(
-        r'<div class="admonition warning ad-outdated">.*?</div>', outdated
+        r'<div class="admonition warning ad-outdated" data-search-exclude>.*?</div>',
+        outdated,
     )
     assert notice and "译文可能已过时" in notice[0]
     href = re.search(r'href="([^"]+)" hreflang="en">英文原文', notice[0])[1]
@@ -314,7 +324,9 @@ def test_outdated_and_untranslated_notices(tmp_path, warm_cache):
     assert target == (site / "attention-cues" / "index.html").resolve()
 
     fallback = (site / "zh" / "glossary" / "index.html").read_text("utf-8")
-    assert '<div class="admonition info ad-untranslated">' in fallback
+    assert (
+        '<div class="admonition info ad-untranslated" data-search-exclude>' in fallback
+    )
     assert "本页尚未翻译" in fallback
     assert "translations new docs/glossary.md --lang zh" in fallback
     assert '<html lang="zh"' in fallback

@@ -120,6 +120,21 @@ def test_search_finds_the_translated_page_by_an_arabic_word(page, site_url):
     assert page.problems == [] and page.foreign_requests == []
 
 
+def test_english_results_read_left_to_right_without_the_notice(page, site_url):
+    """A fallback page's excerpt is its English text, each paragraph in the
+    direction of its first letter; the "not translated" notice is not indexed."""
+    page.goto(f"{site_url}ar/")
+    page.wait_for_load_state("networkidle")
+    results = search_results(page, "Nadaraya")
+    assert results.count() >= 1
+    found = page.evaluate(
+        """() => [...document.querySelectorAll(".md-search-result__article p")]
+          .map(p => ({text: p.textContent, bidi: getComputedStyle(p).unicodeBidi}))"""
+    )
+    assert found and {f["bidi"] for f in found} == {"plaintext"}
+    assert not any(AR_WORDS["untranslated_title"] in f["text"] for f in found)
+
+
 # For each element that holds text, in the article and in the notices: its
 # computed direction, and the language it is in (its nearest lang attribute).
 DIRECTIONS = """() => {
@@ -272,7 +287,9 @@ def test_the_translated_figures_text_fits(page, site_url, path, viewport):
 TITLES = """() => [...document.querySelectorAll(`.md-header .md-ellipsis,
     .md-tabs__link, .md-sidebar .md-ellipsis, .md-footer .md-ellipsis`)]
   .map(el => ({text: el.textContent.trim(), direction: getComputedStyle(el).direction,
-               lang: el.closest("[lang]").getAttribute("lang")}))
+               lang: el.closest("[lang]").getAttribute("lang"),
+               align: getComputedStyle(el).textAlign,
+               listed: el.closest(".md-nav") !== null}))
   .filter(title => title.text)"""
 _FIRST_STRONG = re.compile(r"[A-Za-z\u0590-\u08ff]")
 
@@ -295,6 +312,10 @@ def test_each_title_in_the_navigation_runs_the_way_its_script_writes(
     }
     wrong = [t for t in found if t["direction"] != script[t["text"]]]
     assert wrong == [], wrong
+    # English titles in the navigation's lists, which may wrap, still align
+    # with their Arabic neighbours (the footer's follow Material's sides).
+    aligned = {t["align"] for t in found if t["lang"] == "en" and t["listed"]}
+    assert aligned <= {"right"}, aligned
     english = {t["text"] for t in found if t["lang"] == "en"}
     assert english == {text for text, way in script.items() if way == "ltr"} - {
         "attention_docs"  # the site's name, in no language
@@ -311,7 +332,9 @@ NOTICE = """() => {
   const notice = document.querySelector(".ad-untranslated").getBoundingClientRect();
   const box = document.querySelector("article").getBoundingClientRect();
   const edit = document.querySelector(".md-content__button").getBoundingClientRect();
-  return {share: notice.width / box.width, below: notice.top >= edit.bottom};
+  const library = document.querySelector(".ad-library[dir]");
+  return {share: notice.width / box.width, below: notice.top >= edit.bottom,
+          library: getComputedStyle(library).textAlign};
 }"""
 
 
@@ -324,3 +347,5 @@ def test_the_untranslated_notice_spans_the_page_under_the_edit_button(
     page.wait_for_load_state("networkidle")
     found = page.evaluate(NOTICE)
     assert found["below"] and found["share"] > 0.9, found
+    # The "Library:" line, in Arabic, sits on the side of the English code.
+    assert found["library"] == "left", found

@@ -45,6 +45,18 @@ JA_TITLE = "注意のしくみ"
 # (Japanese's and Chinese's keep theirs only), yet its words must be found.
 FA_ENTRY = "        - locale: fa\n          name: فارسی\n          build: true"
 FA_WORDS = {"untranslated_title": "این صفحه هنوز به فارسی ترجمه نشده است"}
+FA_TITLE = "توجه، از نشانه‌ها تا رگرسیون هسته‌ای"
+
+
+def translate_home(project, lang, title):
+    """The home page, its title translated (the rest may follow in English:
+    the translation checks compare structure, not words), marked done."""
+    english = (project / "docs" / "index.md").read_text("utf-8")
+    translated, titled = re.subn(r"^# .*$", f"# {title}", english, count=1, flags=re.M)
+    assert titled == 1
+    (project / "docs" / f"index.{lang}.md").write_text(translated, "utf-8")
+    marked = translations(project, "mark", f"docs/index.{lang}.md")
+    assert marked.returncode == 0, marked.stderr
 
 
 def add_japanese(project):
@@ -52,16 +64,7 @@ def add_japanese(project):
     # No search setting: i18n adds the language to the search plugin's.
     entry = f"        - locale: ja\n          name: {JA_NAME}\n          build: true"
     add_edition(project, entry, "ja", JA_WORDS)
-    # The home page, its title translated (the rest may follow in English:
-    # the translation checks compare structure, not words), marked done.
-    english = (project / "docs" / "index.md").read_text("utf-8")
-    translated, titled = re.subn(
-        r"^# .*$", f"# {JA_TITLE}", english, count=1, flags=re.M
-    )
-    assert titled == 1
-    (project / "docs" / "index.ja.md").write_text(translated, "utf-8")
-    marked = translations(project, "mark", "docs/index.ja.md")
-    assert marked.returncode == 0, marked.stderr
+    translate_home(project, "ja", JA_TITLE)
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +77,7 @@ def japanese(tmp_path_factory, site_build):
     def add_editions(project):
         add_japanese(project)
         add_edition(project, FA_ENTRY, "fa", FA_WORDS)
+        translate_home(project, "fa", FA_TITLE)
 
     return shared_copy_build(
         tmp_path_factory,
@@ -117,7 +121,8 @@ def test_an_edition_lunr_cannot_stem_finds_its_own_words(page, site_url):
     assert search_results(page, "Nadaraya").count() >= 1
     page.goto(f"{site_url}fa/")
     page.wait_for_load_state("networkidle")
-    results = search_results(page, "ترجمه")  # in every page's notice
+    # (The notices, in Persian on every other page, are not indexed.)
+    results = search_results(page, "رگرسیون")  # in the home page's title
     assert results.count() >= 1
     assert "/fa/" in results.first.get_attribute("href")
     assert page.problems == [] and page.foreign_requests == []
@@ -167,13 +172,23 @@ def test_the_pages_speak_the_edition_s_language(japanese):
     assert data["folders"] == {**LANGS, "ja": "ja/", "fa": "fa/"}
     not_found = (site / "404.html").read_text("utf-8")
     assert JA_WORDS["not_found_title"] in not_found
+    # The API entries' labels in each edition's language (mkdocstrings has
+    # Japanese and Chinese; Persian falls back to English), not the previous one's.
+    labels = {"ja": "引数：", "zh": "参数：", "fa": "Parameters:"}
+    for lang, label in labels.items():
+        api = (site / lang / "api" / "index.html").read_text("utf-8")
+        others = [other for other in labels.values() if other != label]
+        assert label in api and not any(other in api for other in others), lang
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_fallback_pages_say_they_are_not_translated(japanese, chapter):
     _, site, _ = japanese
     html = (site / "ja" / chapter / "index.html").read_text("utf-8")
-    notice = re.search(r'<div class="admonition info ad-untranslated">.*?</div>', html)
+    notice = re.search(
+        r'<div class="admonition info ad-untranslated" data-search-exclude>.*?</div>',
+        html,
+    )
     assert notice and JA_WORDS["untranslated_title"] in notice[0]
     assert f"translations new docs/{chapter}.md --lang ja" in notice[0]
     assert '<div lang="en" dir="ltr">' in html  # read as English, left to right

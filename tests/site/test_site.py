@@ -685,7 +685,11 @@ def test_the_search_learns_each_edition_s_language_that_lunr_can_stem():
 
 def test_an_edition_lunr_cannot_stem_gets_an_index_that_keeps_its_words():
     config = {"lang": ["en", "zh", "ar"], "pipeline": ["stopWordFilter"], "x": 1}
-    assert edition_config(config, "ar") is config
+    # Each edition's index names its pages' languages only: no edition makes
+    # the reader's browser load another's lunr files.
+    assert edition_config(config, "ar") == {**config, "lang": ["en", "ar"]}
+    assert edition_config(config, "zh")["lang"] == ["en", "zh"]
+    assert edition_config(config, "en")["lang"] == ["en"]
     assert edition_config(config, "fa") == {
         "lang": ["en"],
         "pipeline": ["stopWordFilter"],
@@ -713,7 +717,8 @@ def test_the_search_index_splits_by_edition_and_pages_point_at_theirs(tmp_path):
     assert split_search_index(site, ("zh",)) == {"zh": 2, "default": 2}
     english = json.loads((site / "search" / "search_index.json").read_text())
     chinese = json.loads((site / "zh" / "search" / "search_index.json").read_text())
-    assert english == {"config": config, "docs": docs[:2]}
+    assert english == {"config": {**config, "lang": ["en"]}, "docs": docs[:2]}
+    assert chinese["config"] == config  # English fallbacks and Chinese pages
     assert [d["location"] for d in chinese["docs"]] == ["", "attention-pooling/#x"]
     assert [d["title"] for d in chinese["docs"]] == ["首页", "核回归"]
     assert (site / "zh" / "sitemap.xml").read_text() == "<urlset/>"

@@ -116,3 +116,15 @@ def test_linear_attention_is_compared_with_softmax_attention_by_hand():
     )
     assert found["top_linear"] == pytest.approx(beta.max(1).mean())
     assert found["top_linear"] < found["top_softmax"]
+
+
+def test_the_layer_table_gives_each_tensor_its_shape():
+    batch, n, d_model, heads = attention_layer_tables.LAYER_SHAPE
+    assert figures.layer_shapes() == {
+        "inputs": (batch, n, d_model),
+        "heads_q": (batch, heads, n, d_model // heads),
+        "weights": (batch, heads, n, n),
+        "joined": (batch, n, d_model),
+        "outputs": (batch, n, d_model),
+    }
+    assert "(2, 4, 5, 5)" in figures.layer_table("zh")

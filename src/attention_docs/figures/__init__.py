@@ -26,6 +26,8 @@ from .attention_layer import (
 from .attention_layer_tables import (
     cost_rows,
     cost_table,
+    layer_shapes,
+    layer_table,
     linear_comparison,
     order_differences,
     order_table,
@@ -200,4 +202,6 @@ __all__ = [
     "cost_rows",
     "cost_table",
     "linear_comparison",
+    "layer_shapes",
+    "layer_table",
 ]

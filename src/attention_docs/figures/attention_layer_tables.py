@@ -228,3 +228,41 @@ def linear_comparison() -> dict[str, float]:
         "top_softmax": float(alpha.max(-1).values.mean()),
         "top_linear": float(beta.max(-1).values.mean()),
     }
+
+
+LAYER_SHAPE = (2, 5, 16, 4)  # batch, positions, d_model, heads
+
+
+def layer_shapes() -> dict[str, tuple[int, ...]]:
+    """The shapes inside a masked multi-head self-attention layer, in order.
+
+    Returns:
+        By name: ``inputs``, ``heads_q`` (one head's queries, keys and
+        values), ``weights``, ``joined`` (the heads' outputs side by side,
+        before W_o) and ``outputs``; for :data:`LAYER_SHAPE`, causal mask.
+    """
+    from .._torch import torch
+    from ..layers import MultiHeadAttention, causal_mask
+
+    batch, n, d_model, heads = LAYER_SHAPE
+    x = torch.randn(batch, n, d_model, generator=_generator(0), dtype=torch.float64)
+    layer = MultiHeadAttention(d_model, heads, seed=0)
+    with torch.no_grad():
+        outputs, weights = layer(x, x, x, mask=causal_mask(n))
+        per_head = layer._heads(layer.w_q(x))
+    return {
+        "inputs": tuple(x.shape),
+        "heads_q": tuple(per_head.shape),
+        "weights": tuple(weights.shape),
+        "joined": (batch, n, heads * per_head.shape[-1]),
+        "outputs": tuple(outputs.shape),
+    }
+
+
+def layer_table(lang: str = "en") -> str:
+    """:func:`layer_shapes` as an HTML table."""
+    rows = [
+        [html.escape(label(f"layer_{name}", lang)), f"({', '.join(map(str, shape))})"]
+        for name, shape in layer_shapes().items()
+    ]
+    return html_table([label("layer_tensor", lang), label("layer_shape", lang)], rows)

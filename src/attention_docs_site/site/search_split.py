@@ -50,7 +50,8 @@ def search_languages(config: MkDocsConfig, languages: Iterable[str]) -> list[str
     if search is None:
         return []
     chosen = list(search.config.lang or [])
-    stemmed = stemmed_languages(config.theme.dirs)
+    # lunr itself is English: the worker loads no file for it.
+    stemmed = stemmed_languages(config.theme.dirs) | {SOURCE_LANG}
     for language in languages:
         # A language the theme has no stemmer for must not be asked of the
         # browser (the worker would fail to load it and search would never
@@ -89,31 +90,37 @@ def split_search_index(site_dir: Path, languages: tuple[str, ...]) -> dict[str, 
         for sitemap in site_dir.glob("sitemap.xml*"):
             shutil.copyfile(sitemap, site_dir / language / sitemap.name)
         counts[language] = len(own)
-    _write(path, index["config"], rest)
+    _write(path, edition_config(index["config"], SOURCE_LANG), rest)
     counts["default"] = len(rest)
     return counts
 
 
 def edition_config(config: dict, language: str) -> dict:
-    """An edition's search configuration: the site's, unless lunr cannot stem it.
+    """An edition's search configuration: its pages' languages, no other.
 
-    Such a language (Persian, Urdu) is not among the search's languages
-    (:func:`search_languages`). With several languages, Material's search
-    worker joins their word filters (``lunr.multiLanguage``), which keep only
-    those languages' letters, and would drop every Persian or Urdu word. So
-    that edition's index names the pages' source language alone, whose
-    filters the site's pipeline leaves out (``trimmer`` and ``stemmer`` are
-    not in it): its words are matched as written.
+    Material's search worker loads the lunr file of every language the index
+    names and joins their word filters (``lunr.multiLanguage``), which keep
+    only those languages' letters. An edition's index names the language its
+    pages are written in (the default edition's, for the pages it serves
+    untranslated) and its own, so that no edition loads another's files.
+    A language lunr has no file for (Persian, Urdu) is not among the search's
+    languages (:func:`search_languages`): its edition's index names the
+    pages' source language alone, whose filters the site's pipeline leaves
+    out (``trimmer`` and ``stemmer`` are not in it), so its words are
+    matched as written.
 
     Parameters:
         config: The search index's ``config``.
-        language: The edition's language.
+        language: The edition's language (the default edition's for the
+            index at the site's root).
 
     Returns:
         The configuration for that edition's index.
     """
-    if language in config.get("lang", ()):
-        return config
+    known = config.get("lang", ())
+    if language in known:
+        own = [lang for lang in (SOURCE_LANG, language) if lang in known]
+        return {**config, "lang": list(dict.fromkeys(own))}
     pipeline = [step for step in config.get("pipeline", ()) if step != "trimmer"]
     return {**config, "lang": [SOURCE_LANG], "pipeline": pipeline}
 

@@ -79,7 +79,7 @@ _STEMMER = re.compile(r"lunr\.([a-z]{2,3})\.min\.js")
 
 
 def stemmed_languages(theme_dirs: Iterable[str]) -> frozenset[str]:
-    """The languages the theme's search worker can stem: ``en`` and its lunr files'.
+    """The languages the theme ships a lunr file for (English needs none).
 
     Parameters:
         theme_dirs: The theme's template folders (``config.theme.dirs``).
@@ -95,4 +95,4 @@ def stemmed_languages(theme_dirs: Iterable[str]) -> frozenset[str]:
         if (match := _STEMMER.fullmatch(path.name))
     }
     SEARCH_LANGUAGES.require(bool(found), f"no lunr.<lang>.min.js under {_LUNR}")
-    return frozenset(found | {"en"})
+    return frozenset(found)

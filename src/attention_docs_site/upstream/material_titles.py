@@ -57,10 +57,11 @@ class ForeignTitles(Handler):
     Parameters:
         url: The page's own address in the site (MkDocs's ``page.url``).
         foreign: For each page of the edition served in another language, by
-            :func:`page_key`, the attributes that say which (``' lang="en"
-            dir="ltr"'``) and its title. A tab is marked only if it shows that
-            title: a section's tab links to its first page but shows the
-            section's name, in the edition's language.
+            :func:`page_key`, the attributes that say which (a ``lang`` and a
+            ``dir``, each with its leading space) and its title. A tab is
+            marked only if it shows that title: a section's tab links to its
+            first page but shows the section's name, in the edition's
+            language.
     """
 
     names = {

@@ -151,3 +151,30 @@ def _get_aliases(collected: Callable[..., Any]) -> Callable[..., Any]:
         return collected(self, identifier)
 
     return get_aliases
+
+
+API_LOCALE = declare(
+    "mkdocstrings: the edition's locale",
+    "mkdocstrings",
+    "1.0.8",
+    "sets the handlers' _locale to the language of the edition being built",
+    "mkdocstrings reads theme.language in its on_config, before "
+    "mkdocs-static-i18n's (priority -100) sets it for the edition: each "
+    "edition's API labels were in the previous edition's language (#45)",
+    "correctness",
+)
+
+
+def set_api_locale(plugins: Mapping[str, Any], lang: str) -> None:
+    """Give mkdocstrings' handlers the edition's language, for their labels.
+
+    Parameters:
+        plugins: The build's plugins (``config.plugins``).
+        lang: The edition's locale.
+    """
+    plugin = plugins.get("mkdocstrings")
+    if plugin is None:
+        return
+    handlers: Any = getattr(plugin, "_handlers", None)
+    if API_LOCALE.require(hasattr(handlers, "_locale"), "no _handlers._locale"):
+        handlers._locale = lang.replace("_", "-")

@@ -61,4 +61,11 @@ LABELS: dict[str, str] = {
     "cost_table_mib": "Weights of one head (MiB, float32)",
     "cost_table_softmax": "Multiply-adds, softmax attention (2n²d, d = {d})",
     "cost_table_linear": "Multiply-adds, linear attention (2nd², d = {d})",
+    "layer_tensor": "Tensor",
+    "layer_shape": "Shape",
+    "layer_inputs": "inputs X (batch, n, d_model)",
+    "layer_heads_q": "one head's queries W_q X (batch, h, n, d_k)",
+    "layer_weights": "weights (batch, h, n, n)",
+    "layer_joined": "the heads side by side (batch, n, h·d_k)",
+    "layer_outputs": "outputs, after W_o (batch, n, d_model)",
 }

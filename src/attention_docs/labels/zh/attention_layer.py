@@ -54,4 +54,11 @@ LABELS: dict[str, str] = {
     "cost_table_mib": "一个头的权重（MiB，float32）",
     "cost_table_softmax": "乘加次数，softmax 注意力（2n²d，d = {d}）",
     "cost_table_linear": "乘加次数，线性注意力（2nd²，d = {d}）",
+    "layer_tensor": "张量",
+    "layer_shape": "形状",
+    "layer_inputs": "输入 X（batch, n, d_model）",
+    "layer_heads_q": "一个头的查询 W_q X（batch, h, n, d_k）",
+    "layer_weights": "权重（batch, h, n, n）",
+    "layer_joined": "各个头并排拼接（batch, n, h·d_k）",
+    "layer_outputs": "输出，经过 W_o（batch, n, d_model）",
 }
