@@ -1,0 +1,132 @@
+"""The numbers and comparisons the attention-layer chapter states in words.
+
+As in ``test_claims.py``: each test quotes the sentence it guards, in both
+languages, and recomputes what the sentence says from the library.
+"""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from test_claims import assert_stated
+
+from attention_docs import figures
+from attention_docs.layers import MultiHeadAttention, sinusoidal_positions
+from attention_docs.linear_attention import linear_attention_weights
+from attention_docs.saturation import saturation
+
+PAGE = "attention-layer"
+
+
+def test_unscaled_weights_saturate_and_the_jacobian_shrinks_eightfold():
+    table = figures.saturation_table()
+    assert figures.SATURATION_DIMENSIONS[-1] == 1024
+    assert f"{table['top_raw'][-1]:.2f}" == "0.97"
+    assert 1 / 9 < table["jacobian_raw"][-1] / table["jacobian_scaled"][-1] < 1 / 7
+    assert_stated(
+        PAGE,
+        en="the mean largest weight climbs to 0.97 at $d = 1024$, and the Jacobian's "
+        "norm falls to about an eighth of its scaled value",
+        zh="最大权重的平均值在 $d = 1024$ 时升到 0.97，雅可比矩阵（Jacobian）的范数降到"
+        "缩放时的八分之一左右",
+    )
+
+
+def test_w_q_times_sqrt_d_gives_the_raw_dot_product_s_weights():
+    d = figures.SATURATION_DIMENSIONS[-1]
+    assert saturation(d, temperature=1 / math.sqrt(d)) == pytest.approx(
+        saturation(d, scaled=False)
+    )
+    assert_stated(
+        PAGE,
+        en="With $c = \\sqrt{d}$ the scaled layer gives exactly the raw dot product's "
+        "weights.",
+        zh="取 $c = \\sqrt{d}$ 时，缩放后的层给出的权重与直接用点积时完全相同。",
+    )
+
+
+def test_the_raw_dot_product_gives_one_key_nearly_everything():
+    weights = figures.scoring_weights()
+    assert weights["dot"].max(axis=1).mean() > 0.85
+    assert weights["scaled"].max(axis=1).mean() < 0.4
+    assert_stated(
+        PAGE,
+        en="The raw dot product puts nearly all of each row's weight on one key",
+        zh="直接用点积时，每一行几乎全部权重都落在一个键上",
+    )
+
+
+def test_one_head_s_weights_at_8192_positions_take_256_mib():
+    rows = {row["n"]: row for row in figures.cost_rows()}
+    assert rows[8192]["mib"] == 256
+    lengths = sorted(rows)
+    for short, long in zip(lengths, lengths[1:], strict=False):
+        assert long == 4 * short
+        assert rows[long]["mib"] == 16 * rows[short]["mib"]
+        assert rows[long]["softmax"] == 16 * rows[short]["softmax"]
+    assert_stated(
+        PAGE,
+        en="Each fourfold step in $n$ multiplies the memory and the work by 16; at "
+        "$n = 8192$ one head's weights take 256 MiB.",
+        zh="$n$ 每扩大为 4 倍，内存和计算量都变为 16 倍；$n = 8192$ 时，一个头的权重"
+        "要占 256 MiB。",
+    )
+
+
+def test_linear_attention_s_weights_are_nearly_uniform_here():
+    found = figures.linear_comparison()
+    assert f"{found['top_linear']:.2f}" == "0.04"
+    assert f"{found['top_softmax']:.2f}" == "0.14"
+    assert f"{found['tv_linear']:.2f}" == "0.32"
+    assert f"{found['tv_uniform']:.2f}" == "0.35"
+    assert figures.attention_layer_tables.LINEAR_SHAPE == (32, 16)
+    assert 1 / 32 < found["top_linear"] < 2 / 32  # "hardly above the uniform 1/32"
+    assert_stated(
+        PAGE,
+        en="its mean largest weight is 0.04 against 0.14, hardly above the uniform "
+        "$1/32$, and its total variation distance from the softmax weights, 0.32, "
+        "is little less than that of uniform weights, 0.35.",
+        zh="它的最大权重平均为 0.04，而 softmax 注意力为 0.14，只比均匀权重 $1/32$ "
+        "略高；它与 softmax 权重之间的总变差距离为 0.32，只比均匀权重的 0.35 小一点。",
+    )
+
+
+def test_the_order_table_s_first_row_is_rounding_error():
+    found = figures.order_differences()
+    assert found["plain"] < 1e-12 < 1e-2 < found["positions"]
+
+
+def test_an_offset_between_positions_is_the_same_rotation_everywhere():
+    """The encoding of p + k is the encoding of p turned by angles of k alone."""
+    n, d, k = 40, 16, 3
+    encoding = sinusoidal_positions(n, d).numpy()
+    rates = 10000.0 ** (-np.arange(0, d, 2) / d)
+    rotation = np.zeros((d, d))
+    for i, rate in enumerate(rates):  # (sin, cos) pairs turned by k·rate
+        c, s = math.cos(k * rate), math.sin(k * rate)
+        rotation[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, -s], [s, c]]
+    np.testing.assert_allclose(encoding[:-k] @ rotation, encoding[k:], atol=1e-12)
+    assert_stated(
+        PAGE,
+        en="an offset between two positions is a fixed linear map, the same wherever "
+        "the two stand.",
+        zh="两个位置之间的偏移是一个固定的线性映射，无论这两个位置在哪里都一样。",
+    )
+
+
+@pytest.mark.parametrize("heads", [1, 2, 4, 8, 16])
+def test_exercise_3_the_layer_has_1088_parameters_for_any_number_of_heads(heads):
+    layer = MultiHeadAttention(d_model=16, num_heads=heads)
+    assert sum(p.numel() for p in layer.parameters()) == 1088
+    assert_stated(
+        PAGE, en="$4 \\cdot (256 + 16) = 1088$", zh="$4 \\cdot (256 + 16) = 1088$"
+    )
+
+
+def test_exercise_4_one_dimensional_linear_attention_ignores_the_query():
+    generator = torch.Generator().manual_seed(5)
+    q = torch.randn(7, 1, generator=generator, dtype=torch.float64)
+    k = torch.randn(9, 1, generator=generator, dtype=torch.float64)
+    weights = linear_attention_weights(q, k)
+    torch.testing.assert_close(weights, weights[:1].expand_as(weights))
