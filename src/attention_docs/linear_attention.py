@@ -9,9 +9,9 @@ stay positive). Then the output of query i,
     Σ_j φ(q_i)·φ(k_j) v_j / Σ_j φ(q_i)·φ(k_j)
         = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j)),
 
-needs the sums over the keys once for every query: time and memory grow
-linearly with the number of positions n instead of as n². A causal layer
-keeps running sums over the keys up to each position.
+needs the sums over the keys computed once, shared by all queries: time and
+memory grow linearly with the number of positions n instead of as n². A
+causal layer keeps running sums over the keys up to each position.
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ import numpy as np
 
 from .checks import finite_array
 
+# A Jacobian norm below this passes almost no gradient to a query's scores.
+FLAT = 1e-3
+
 
 def _check_count(name: str, value: object, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
@@ -68,6 +71,8 @@ class Saturation:
         score_std: The standard deviation of the scores, over every pair.
         top_weight: The mean, over queries, of the largest weight.
         jacobian: The mean, over queries, of the Jacobian's Frobenius norm.
+        flat_share: The share of queries whose Jacobian's norm is below
+            :data:`FLAT`: their scores get almost no gradient.
     """
 
     d: int
@@ -75,6 +80,7 @@ class Saturation:
     score_std: float
     top_weight: float
     jacobian: float
+    flat_share: float
 
 
 def random_queries_keys(
@@ -121,4 +127,5 @@ def saturation(
         score_std=float(scores.std()),
         top_weight=float(weights.max(axis=-1).mean()),
         jacobian=float(norms.mean()),
+        flat_share=float((norms < FLAT).mean()),
     )

@@ -85,6 +85,7 @@ def test_the_scaled_weights_are_the_dot_product_s_at_temperature_sqrt_d():
 def test_only_positions_let_the_layer_tell_order():
     found = figures.order_differences()
     assert found["plain"] < 1e-12 and found["positions"] > 1e-2
+    assert found["causal"] > 1e-2  # the mask hides keys by their position
     table = figures.order_table("en")
     assert f"{found['positions']:.1e}" in table
 

@@ -33,7 +33,9 @@ def saturation_table() -> dict[str, tuple[float, ...]]:
 
     Returns:
         Tuples over :data:`SATURATION_DIMENSIONS`, by key: ``top_raw``,
-        ``top_scaled``, ``jacobian_raw``, ``jacobian_scaled``, ``std_raw``.
+        ``top_scaled``, ``jacobian_raw``, ``jacobian_scaled``, ``std_raw``,
+        ``flat_raw`` and ``flat_scaled`` (the share of queries whose scores
+        get almost no gradient, :data:`attention_docs.saturation.FLAT`).
     """
     raw = [saturation(d, scaled=False) for d in SATURATION_DIMENSIONS]
     scaled = [saturation(d) for d in SATURATION_DIMENSIONS]
@@ -43,6 +45,8 @@ def saturation_table() -> dict[str, tuple[float, ...]]:
         "jacobian_raw": tuple(m.jacobian for m in raw),
         "jacobian_scaled": tuple(m.jacobian for m in scaled),
         "std_raw": tuple(m.score_std for m in raw),
+        "flat_raw": tuple(m.flat_share for m in raw),
+        "flat_scaled": tuple(m.flat_share for m in scaled),
     }
 
 

@@ -99,9 +99,18 @@ def saturation_summary(lang: str = "en") -> str:
                 f"{table['top_scaled'][i]:.2f}",
                 f"{table['jacobian_raw'][i]:.3f}",
                 f"{table['jacobian_scaled'][i]:.3f}",
+                f"{table['flat_raw'][i]:.0%}",
             ]
         )
-    keys = ("d", "std", "top_raw", "top_scaled", "jacobian_raw", "jacobian_scaled")
+    keys = (
+        "d",
+        "std",
+        "top_raw",
+        "top_scaled",
+        "jacobian_raw",
+        "jacobian_scaled",
+        "flat_raw",
+    )
     return html_table([label(f"saturation_table_{k}", lang) for k in keys], rows)
 
 
@@ -111,27 +120,32 @@ def order_differences() -> dict[str, float]:
 
     Returns:
         The largest difference between the layer's outputs for the shuffled
-        inputs and its outputs shuffled the same way: ``plain`` for inputs
-        alone, ``positions`` with sinusoidal encodings added after shuffling.
+        inputs and its outputs shuffled the same way, relative to the largest
+        output: ``plain`` for the inputs alone, ``causal`` for the inputs
+        alone under a causal mask, ``positions`` with sinusoidal encodings
+        added after shuffling.
     """
     from .._torch import torch
-    from ..layers import MultiHeadAttention, sinusoidal_positions
+    from ..layers import MultiHeadAttention, causal_mask, sinusoidal_positions
 
     n, d_model, heads = ORDER_SHAPE
     layer = MultiHeadAttention(d_model, heads, seed=SCORING_SEED)
     x = torch.randn(1, n, d_model, generator=_generator(1), dtype=torch.float64)
     order = torch.tensor(ORDER_PERMUTATION)
     positions = sinusoidal_positions(n, d_model)
+    cases = {
+        "plain": (lambda t: t, None),
+        "causal": (lambda t: t, causal_mask(n)),
+        "positions": (lambda t: t + positions, None),
+    }
     found = {}
-    for name, encode in (
-        ("plain", lambda t: t),
-        ("positions", lambda t: t + positions),
-    ):
+    for name, (encode, mask) in cases.items():
         with torch.no_grad():
-            out = layer(encode(x), encode(x), encode(x))[0]
+            out = layer(encode(x), encode(x), encode(x), mask=mask)[0]
             moved = encode(x[:, order])
-            shuffled = layer(moved, moved, moved)[0]
-        found[name] = float((shuffled - out[:, order]).abs().max())
+            shuffled = layer(moved, moved, moved, mask=mask)[0]
+        difference = (shuffled - out[:, order]).abs().max() / out.abs().max()
+        found[name] = float(difference)
     return found
 
 
@@ -150,8 +164,8 @@ def cost_rows() -> list[dict[str, float]]:
 
     Returns:
         Per length n: ``n``; ``mib``, the bytes of the n × n float32 weights
-        the library's layer returns, in MiB (measured on the tensor up to
-        n = 2048, and n² · 4 bytes beyond); ``softmax``, the multiply-adds of
+        the library's scaled dot-product attention returns, in MiB (measured
+        on the tensor); ``softmax``, the multiply-adds of
         the scores and the pooling, 2 n² d; ``linear``, linear attention's,
         2 n d² (d = :data:`COST_WIDTH`).
     """
@@ -161,12 +175,10 @@ def cost_rows() -> list[dict[str, float]]:
     d = COST_WIDTH
     rows = []
     for n in COST_LENGTHS:
-        if n <= 2048:
-            x = torch.zeros(1, n, d, dtype=torch.float32)
-            weights = scaled_dot_product_attention(x, x, x)[1]
-            size = weights.element_size() * weights.nelement()
-        else:
-            size = n * n * 4
+        x = torch.zeros(1, n, d, dtype=torch.float32)
+        weights = scaled_dot_product_attention(x, x, x)[1]
+        size = weights.element_size() * weights.nelement()
+        del weights
         rows.append(
             {
                 "n": n,
@@ -188,7 +200,7 @@ def cost_table(lang: str = "en") -> str:
     """:func:`cost_rows` as an HTML table."""
     cells = [
         [
-            f"{row['n']:,}",
+            str(row["n"]),
             f"{row['mib']:g}",
             _power(row["softmax"]),
             _power(row["linear"]),

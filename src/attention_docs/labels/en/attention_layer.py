@@ -10,17 +10,18 @@ LABELS: dict[str, str] = {
         "Two curves of the mean largest attention weight of a random query over "
         "10 random keys, against the dimension d from 1 to {d}: with raw dot "
         "products it climbs towards 1, reaching {raw:.2f} at d = {d}; divided "
-        "by √d it stays near {scaled:.2f}."
+        "by √d it stays near {scaled:.2f} from d = 16 on."
     ),
     "jacobian_alt": (
         "Two curves of the size of the softmax's Jacobian against the dimension "
         "d from 1 to {d}: with raw dot products it falls to {raw:.3f} at "
-        "d = {d}, so little gradient reaches the scores; divided by √d it stays "
+        "d = {d}, and most queries' scores get almost no gradient; divided by √d "
+        "it stays "
         "near {scaled:.2f}."
     ),
-    "mask_leave_one_out": "Leave-one-out",
-    "mask_causal": "Causal",
-    "mask_padding": "Padding",
+    "mask_leave_one_out": "Leave-one-out mask",
+    "mask_causal": "Causal mask",
+    "mask_padding": "Padding mask",
     "masks_alt": (
         "Three heatmaps of the weights of the same {n} by {n} scores under "
         "three masks. Leave-one-out: every weight but the diagonal's. Causal: "
@@ -37,7 +38,7 @@ LABELS: dict[str, str] = {
     "score_dot": "q·k",
     "score_scaled": "q·k / √d",
     "score_bilinear": "qᵀWk",
-    "score_additive": "vᵀtanh(W_q q + W_k k)",
+    "score_additive": "vᵀtanh(W_a q + U_a k)",
     "scoring_alt": (
         "Four heatmaps of the attention weights of the same {n_q} queries over "
         "{n_k} keys in {d} dimensions, from four scoring functions. The raw dot "
@@ -53,10 +54,15 @@ LABELS: dict[str, str] = {
     "saturation_table_top_scaled": "largest weight, q·k / √d",
     "saturation_table_jacobian_raw": "Jacobian norm, q·k",
     "saturation_table_jacobian_scaled": "Jacobian norm, q·k / √d",
+    "saturation_table_flat_raw": "queries with Jacobian norm < 10⁻³, q·k",
     "order_inputs": "Inputs",
-    "order_plain": "the inputs alone",
-    "order_positions": "the inputs plus sinusoidal positions",
-    "order_diff": "largest difference, shuffled outputs vs outputs shuffled",
+    "order_plain": "no positions",
+    "order_causal": "no positions, causal mask",
+    "order_positions": "sinusoidal positions added",
+    "order_diff": (
+        "largest difference, layer(shuffled X) against shuffled layer(X), "
+        "relative to the largest output"
+    ),
     "cost_table_n": "Length n",
     "cost_table_mib": "Weights of one head (MiB, float32)",
     "cost_table_softmax": "Multiply-adds, softmax attention (2n²d, d = {d})",
@@ -64,7 +70,7 @@ LABELS: dict[str, str] = {
     "layer_tensor": "Tensor",
     "layer_shape": "Shape",
     "layer_inputs": "inputs X (batch, n, d_model)",
-    "layer_heads_q": "one head's queries W_q X (batch, h, n, d_k)",
+    "layer_heads_q": "every head's queries X W_q (batch, h, n, d_k)",
     "layer_weights": "weights (batch, h, n, n)",
     "layer_joined": "the heads side by side (batch, n, h·d_k)",
     "layer_outputs": "outputs, after W_o (batch, n, d_model)",

@@ -9,16 +9,16 @@ LABELS: dict[str, str] = {
     "top_alt": (
         "两条曲线：随机查询对 10 个随机键的最大注意力权重的平均值，随维数 d "
         "从 1 到 {d} 变化。直接用点积时它趋向 1，在 d = {d} 时达到 {raw:.2f}；"
-        "除以 √d 后它保持在 {scaled:.2f} 附近。"
+        "除以 √d 后，从 d = 16 起它保持在 {scaled:.2f} 附近。"
     ),
     "jacobian_alt": (
-        "两条曲线：softmax 雅可比矩阵的大小随维数 d 从 1 到 {d} 的变化。直接用"
-        "点积时它在 d = {d} 降到 {raw:.3f}，传回分数的梯度很小；除以 √d 后它"
-        "保持在 {scaled:.2f} 附近。"
+        "两条曲线：softmax 雅可比矩阵的大小随维数 d 从 1 到 {d} 的变化。"
+        "直接用点积时它在 d = {d} 时降到 {raw:.3f}，多数查询的分数几乎得不到"
+        "梯度；除以 √d 后它保持在 {scaled:.2f} 附近。"
     ),
-    "mask_leave_one_out": "留一",
-    "mask_causal": "因果",
-    "mask_padding": "填充",
+    "mask_leave_one_out": "留一掩蔽",
+    "mask_causal": "因果掩蔽",
+    "mask_padding": "填充掩蔽",
     "masks_alt": (
         "三幅热图：同一组 {n}×{n} 分数在三种掩蔽下得到的权重。留一掩蔽：除对角线"
         "外的所有权重。因果掩蔽：对角线及其左侧的权重，上方没有。填充掩蔽：每行"
@@ -27,38 +27,41 @@ LABELS: dict[str, str] = {
     "encoding_dimension": "编码维度",
     "position": "位置",
     "positions_alt": (
-        "热图：{n} 个位置在 {d} 维中的正弦位置编码。前几列在相邻行之间变化很快，"
+        "热图：{n} 个位置的 {d} 维正弦位置编码。前几列在相邻行之间变化很快，"
         "越往后的列变化越慢。"
     ),
     "score_dot": "q·k",
     "score_scaled": "q·k / √d",
     "score_bilinear": "qᵀWk",
-    "score_additive": "vᵀtanh(W_q q + W_k k)",
+    "score_additive": "vᵀtanh(W_a q + U_a k)",
     "scoring_alt": (
-        "四幅热图：同样的 {n_q} 个查询对 {d} 维中 {n_k} 个键的注意力权重，分别来自四种"
-        "评分函数。直接用点积时，每行几乎全部权重都落在一个键上（最大权重平均为 "
-        "{dot:.2f}）；除以 √d 后权重分散开（{scaled:.2f}）；随机 W 的双线性评分介于"
-        "两者之间（{bilinear:.2f}）；随机参数的加性评分最平坦（{additive:.2f}）。"
+        "四幅热图：同样的 {n_q} 个查询对 {n_k} 个键的注意力权重（查询和键都是 "
+        "{d} 维），分别来自 4 种评分函数。直接用点积时，每行几乎全部权重都落在"
+        "一个键上（最大权重平均为 {dot:.2f}）；除以 √d 后权重分散开"
+        "（{scaled:.2f}）；随机 W 的双线性分数介于两者之间（{bilinear:.2f}）；"
+        "随机参数的加性分数最平坦（{additive:.2f}）。"
     ),
     "saturation_table_d": "d",
     "saturation_table_std": "q·k 的标准差",
-    "saturation_table_top_raw": "最大权重，q·k",
-    "saturation_table_top_scaled": "最大权重，q·k / √d",
-    "saturation_table_jacobian_raw": "雅可比矩阵范数，q·k",
-    "saturation_table_jacobian_scaled": "雅可比矩阵范数，q·k / √d",
+    "saturation_table_top_raw": "最大权重（q·k）",
+    "saturation_table_top_scaled": "最大权重（q·k / √d）",
+    "saturation_table_jacobian_raw": "雅可比矩阵范数（q·k）",
+    "saturation_table_jacobian_scaled": "雅可比矩阵范数（q·k / √d）",
+    "saturation_table_flat_raw": "雅可比矩阵范数 < 10⁻³ 的查询（q·k）",
     "order_inputs": "输入",
-    "order_plain": "只有输入本身",
-    "order_positions": "输入加上正弦位置编码",
-    "order_diff": "打乱后的输出与打乱了的输出之间的最大差值",
+    "order_plain": "不加位置编码",
+    "order_causal": "不加位置编码，因果掩蔽",
+    "order_positions": "加上正弦位置编码",
+    "order_diff": "先打乱再计算与先计算再打乱的最大差值（相对于最大输出）",
     "cost_table_n": "长度 n",
-    "cost_table_mib": "一个头的权重（MiB，float32）",
-    "cost_table_softmax": "乘加次数，softmax 注意力（2n²d，d = {d}）",
-    "cost_table_linear": "乘加次数，线性注意力（2nd²，d = {d}）",
+    "cost_table_mib": "一个头的权重所占内存（MiB，float32）",
+    "cost_table_softmax": "softmax 注意力的乘加次数（2n²d，d = {d}）",
+    "cost_table_linear": "线性注意力的乘加次数（2nd²，d = {d}）",
     "layer_tensor": "张量",
     "layer_shape": "形状",
     "layer_inputs": "输入 X（batch, n, d_model）",
-    "layer_heads_q": "一个头的查询 W_q X（batch, h, n, d_k）",
+    "layer_heads_q": "各个头的查询 X W_q（batch, h, n, d_k）",
     "layer_weights": "权重（batch, h, n, n）",
     "layer_joined": "各个头并排拼接（batch, n, h·d_k）",
-    "layer_outputs": "输出，经过 W_o（batch, n, d_model）",
+    "layer_outputs": "经 W_o 变换后的输出（batch, n, d_model）",
 }
