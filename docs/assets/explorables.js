@@ -17,9 +17,15 @@ function node(name, attributes = {}, parent = null, text = "") {
   return element;
 }
 
+// Each item of a list ("A 0.587") in its own first-strong isolate, so that in a
+// right-to-left sentence the items follow the sentence's order, not one
+// left-to-right run of them all.
+const isolated = (items) => items.map((item) => "\u2068" + item + "\u2069");
+
 // Text: "{name}" fields filled in; in a language whose labels space Chinese
 // from Latin letters and digits (data.spaced), spaced as the library's labels
 // are (labels.space_han_and_latin).
+
 function fill(template, fields, spaced) {
   const text = template.replace(/\{(\w+)\}/g, (_, key) => fields[key]);
   if (!spaced) return text;
@@ -316,7 +322,7 @@ function nadarayaWatsonFigure(figure, data) {
     const listed = largest.map(([w, i]) => t("ex_key_weight", { key: number(data.keys[i], 2), weight: number(w, 3) }));
     const sentences = [
       t("ex_nw_readout", { kernel: data.kernels[name], h: number(width, 2), x: number(q, 2), prediction: number(here.prediction, 3) }),
-      t("ex_top_weights", { weights: listed.join(t("ex_list_sep")) }),
+      t("ex_top_weights", { weights: isolated(listed).join(t("ex_list_sep")) }),
     ];
     if (!here.reached) sentences.push(t("ex_no_key"));
     readout.textContent = sentences.join("");
@@ -374,7 +380,7 @@ function softLookupFigure(figure, data) {
     });
     node("text", { x: 495, y: 272, "text-anchor": "middle", class: "ad-output", "data-value": String(output) }, bars.g, t("ex_output", { output: number(output, 3) }));
     const listed = weights.map((w, i) => t("ex_lookup_weight", { name: data.names[i], weight: number(w, 3) }));
-    readout.textContent = t("ex_lookup_readout", { output: number(output, 3), weights: listed.join(t("ex_list_sep")) });
+    readout.textContent = t("ex_lookup_readout", { output: number(output, 3), weights: isolated(listed).join(t("ex_list_sep")) });
     title.textContent = t("ex_lookup_alt", { q1: number(q[0], 1), q2: number(q[1], 1), score: data.scores[score.value], t: describeT(Number(temp.value)) });
   }
 

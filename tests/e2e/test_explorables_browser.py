@@ -209,6 +209,13 @@ def test_soft_lookup_draws_the_librarys_numbers_and_its_limits(page, site_url, l
             assert output[0] == pytest.approx(np.mean(data["values"]), abs=1e-12)
         readout = figure.locator("[aria-live=polite]").text_content()
         assert all(f"{w:.3f}" in readout for w in reference["weights"])
+        # Each listed weight isolated: in a right-to-left edition the list reads
+        # in the sentence's direction.
+        assert (
+            readout.count("\u2068")
+            == readout.count("\u2069")
+            == len(reference["weights"])
+        )
         if index in (0, 1):
             shot(figure, f"{lang}-soft-lookup-{index}")
     set_input(figure, temperature, 0)
