@@ -25,7 +25,6 @@ const isolated = (items) => items.map((item) => "\u2068" + item + "\u2069");
 // Text: "{name}" fields filled in; in a language whose labels space Chinese
 // from Latin letters and digits (data.spaced), spaced as the library's labels
 // are (labels.space_han_and_latin).
-
 function fill(template, fields, spaced) {
   const text = template.replace(/\{(\w+)\}/g, (_, key) => fields[key]);
   if (!spaced) return text;
