@@ -112,9 +112,13 @@ def test_chapter_figures_are_inline_svg(built_site, chapter, lang):
     not_figures = {
         "bandwidth_summary",
         "boundary_table",
+        "cost_table",
         "dot_product_check",
         "gradient_check",
+        "layer_table",
+        "order_table",
         "rate_table",
+        "saturation_summary",
         "source_listing",
     }
     expected = len([c for c in calls if c not in not_figures])

@@ -91,9 +91,11 @@ def test_notebook_published_as_raw_source(tmp_path):
 def test_missing_glyph_in_a_figure(tmp_path, warm_cache):
     def untypeable_label(project):
         # U+E000 is a private-use character: no font has a glyph for it.
-        labels = project / "src" / "attention_docs" / "labels" / "zh.py"
+        labels = project / "src" / "attention_docs" / "labels" / "zh" / "figures.py"
         text = labels.read_text(encoding="utf-8")
-        labels.write_text(text.replace('"keys": "键"', '"keys": "键\\ue000"'), "utf-8")
+        edited = text.replace('"keys": "键"', '"keys": "键\\ue000"')
+        assert edited != text  # the label is where the test looks
+        labels.write_text(edited, "utf-8")
 
     log = build_with(tmp_path, untypeable_label, cache=warm_cache)
     assert re.search(r"docs/[\w/-]+\.zh\.md: markdown_exec: Execution of python", log)

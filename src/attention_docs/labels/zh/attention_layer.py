@@ -5,7 +5,7 @@ LABELS: dict[str, str] = {
     "scores_scaled": "q·k / √d",
     "dimension_d": "维数 d",
     "top_weight": "最大权重（平均）",
-    "jacobian_norm": "softmax 雅可比矩阵的 Frobenius 范数（平均）",
+    "jacobian_norm": "softmax 雅可比矩阵范数（平均）",
     "top_alt": (
         "两条曲线：随机查询对 10 个随机键的最大注意力权重的平均值，随维数 d "
         "从 1 到 {d} 变化。直接用点积时它趋向 1，在 d = {d} 时达到 {raw:.2f}；"
