@@ -668,7 +668,7 @@ def test_python_markdown_writes_its_titles_in_the_edition_s_words():
 def test_the_search_learns_each_edition_s_language_that_lunr_can_stem():
     """Not one it cannot: Material's pages would ask for lunr.fa.min.js, which
     does not exist, and search would never start, in every edition. Hebrew,
-    which the theme can stem and MkDocs' own list lacks, is in."""
+    which the theme has a lunr file for and MkDocs' own list lacks, is in."""
     templates = Path(material.__file__).parent / "templates"
     search = SimpleNamespace(config=SimpleNamespace(lang=["en"]))
     config = SimpleNamespace(

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attention_docs_site.editions import SOURCE_LANG
-from attention_docs_site.upstream.material_search import stemmed_languages
+from attention_docs_site.upstream.material_search import lunr_languages
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -37,7 +37,7 @@ INDEX = Path("search") / "search_index.json"
 
 
 def search_languages(config: MkDocsConfig, languages: Iterable[str]) -> list[str]:
-    """Give the search plugin every edition's language that lunr can stem.
+    """Give the search plugin every edition's language that lunr has a file for.
 
     Parameters:
         config: The build's configuration.
@@ -51,13 +51,13 @@ def search_languages(config: MkDocsConfig, languages: Iterable[str]) -> list[str
         return []
     chosen = list(search.config.lang or [])
     # lunr itself is English: the worker loads no file for it.
-    stemmed = stemmed_languages(config.theme.dirs) | {SOURCE_LANG}
+    known = lunr_languages(config.theme.dirs) | {SOURCE_LANG}
     for language in languages:
-        # A language the theme has no stemmer for must not be asked of the
+        # A language the theme has no lunr file for must not be asked of the
         # browser (the worker would fail to load it and search would never
         # start, in any edition); its edition's index is configured apart
         # (edition_config).
-        if language in stemmed and language not in chosen:
+        if language in known and language not in chosen:
             chosen.append(language)
     search.config.lang = chosen
     return chosen

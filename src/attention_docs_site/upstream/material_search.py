@@ -67,7 +67,7 @@ SEARCH_LANGUAGES = declare(
     "material: the search's languages",
     "mkdocs-material",
     "9.8.2",
-    "takes the languages search can stem from the lunr files the theme ships "
+    "takes the search's languages from the lunr files the theme ships "
     "(assets/javascripts/lunr/min/lunr.<lang>.min.js), not from MkDocs' list",
     "the search worker loads that file for each language of the index; "
     "MkDocs' list lacks some the theme has (Hebrew), whose edition would "
@@ -78,7 +78,7 @@ _LUNR = Path("assets", "javascripts", "lunr", "min")
 _STEMMER = re.compile(r"lunr\.([a-z]{2,3})\.min\.js")
 
 
-def stemmed_languages(theme_dirs: Iterable[str]) -> frozenset[str]:
+def lunr_languages(theme_dirs: Iterable[str]) -> frozenset[str]:
     """The languages the theme ships a lunr file for (English needs none).
 
     Parameters:
