@@ -57,21 +57,70 @@ def formulas_drawn(page, url):
         for node in tokens
         for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
     }
-    # One capture of the whole page, cut at each formula's box: the same
-    # pixels as a screenshot of each formula, in one step instead of 100.
-    whole = Image.open(
-        io.BytesIO(page.screenshot(full_page=True, animations="disabled"))
-    )
-    crops = [
-        whole.crop((math.floor(x), math.floor(y), math.ceil(x + w), math.ceil(y + h)))
-        for x, y, w, h in boxes
-    ]
-    # Each cut holds its formula's ink: more than one colour (the page's
-    # coordinates are the capture's pixels, at a device scale of 1).
-    flat = [all(lo == hi for lo, hi in crop.getextrema()) for crop in crops]
-    blank = [i for i, is_flat in enumerate(flat) if is_flat]
-    assert blank == [], f"formulas {blank[:5]} are blank in the capture"
+    crops = _formula_crops(page, boxes)
     return boxes, fonts, [crop.tobytes() for crop in crops]
+
+
+def _formula_crops(page, boxes):
+    """Each formula's pixels, cut from captures of bands of the page.
+
+    A band at a time (a few screens high, one capture instead of one per
+    formula): once, on a loaded CI machine, a capture of the whole page came
+    back with a third of its formulas unpainted. A band in which some formula
+    has no ink (a single colour: nothing drawn there) is captured again,
+    twice at most; the page's coordinates are the capture's pixels, at a
+    device scale of 1.
+    """
+    crops = [None] * len(boxes)
+    for band in _bands(boxes):
+        top = min(math.floor(boxes[i][1]) for i in band)
+        bottom = max(math.ceil(boxes[i][1] + boxes[i][3]) for i in band)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        for _ in range(3):
+            capture = Image.open(
+                io.BytesIO(
+                    page.screenshot(
+                        full_page=True,
+                        animations="disabled",
+                        clip={"x": 0, "y": top, "width": width, "height": bottom - top},
+                    )
+                )
+            )
+            for i in band:
+                x, y, w, h = boxes[i]
+                crops[i] = capture.crop(
+                    (
+                        math.floor(x),
+                        math.floor(y) - top,
+                        math.ceil(x + w),
+                        math.ceil(y + h) - top,
+                    )
+                )
+            if not any(_blank(crops[i]) for i in band):
+                break
+    blank = [i for i, crop in enumerate(crops) if _blank(crop)]
+    assert blank == [], (
+        f"formulas {blank[:5]} are blank in the capture, "
+        f"at {[boxes[i] for i in blank[:3]]}"
+    )
+    return crops
+
+
+def _bands(boxes, height=2000):
+    """The formulas' indices, grouped in bands of the page at most ``height`` high."""
+    bands, top = [], None
+    for i in sorted(range(len(boxes)), key=lambda i: boxes[i][1]):
+        y, h = boxes[i][1], boxes[i][3]
+        if top is None or y + h - top > height:
+            bands.append([])
+            top = y
+        bands[-1].append(i)
+    return bands
+
+
+def _blank(crop):
+    """Whether a cut of the capture is one colour: no ink drawn there."""
+    return all(lo == hi for lo, hi in crop.getextrema())
 
 
 @pytest.mark.parametrize("lang", LANGS)

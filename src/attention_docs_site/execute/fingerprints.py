@@ -8,6 +8,7 @@ no object addresses) for a key.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
 import hashlib
@@ -103,7 +104,9 @@ def own_extensions(
 
     A third-party extension is in a key through its package's version; ours,
     such as ``attention_docs_site.markdown.mathml``, has no version that
-    changes with it, so its module's bytes stand in.
+    changes with it, so its module's bytes stand in, with those of every
+    module of ours it imports, however indirectly (the MathML extension's
+    edits of latex2mathml's output live in ``upstream/``).
 
     Parameters:
         extensions: MkDocs' ``config.markdown_extensions``.
@@ -112,14 +115,43 @@ def own_extensions(
     own = {}
     for name in extensions or ():
         if isinstance(name, str) and name.split(".")[0] == package:
-            spec = importlib.util.find_spec(name)
-            origin = spec.origin if spec is not None else None
-            own[name] = (
-                hashlib.sha256(Path(origin).read_bytes()).hexdigest()
-                if origin and Path(origin).is_file()
-                else "absent"
-            )
+            digest = hashlib.sha256()
+            for module in _own_imports(name, package):
+                origin = _source(module)
+                digest.update(module.encode() + b"\0")
+                digest.update(origin.read_bytes() if origin else b"absent")
+            own[name] = digest.hexdigest() if _source(name) else "absent"
     return own
+
+
+def _source(module: str) -> Path | None:
+    """The source file of a module, if it has one."""
+    spec = importlib.util.find_spec(module)
+    origin = spec.origin if spec is not None else None
+    return Path(origin) if origin and Path(origin).is_file() else None
+
+
+def _own_imports(module: str, package: str) -> list[str]:
+    """``module`` and the modules of ``package`` it imports, transitively, sorted."""
+    seen: set[str] = set()
+    waiting = [module]
+    while waiting:
+        name = waiting.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        origin = _source(name)
+        if origin is None:
+            continue
+        for node in ast.walk(ast.parse(origin.read_bytes())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            waiting += [n for n in names if n.split(".")[0] == package]
+    return sorted(seen)
 
 
 def markdown_view(

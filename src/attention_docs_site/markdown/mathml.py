@@ -20,6 +20,8 @@ from latex2mathml.converter import convert
 from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 
+from attention_docs_site.upstream.latex2mathml import written_out
+
 
 @functools.lru_cache(maxsize=4096)
 def latex_to_mathml(latex: str, *, display: bool) -> str:
@@ -47,6 +49,7 @@ def latex_to_mathml(latex: str, *, display: bool) -> str:
         mathml = convert(source, display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises many exception types
         raise ValueError(f"cannot convert formula {source!r}: {error}") from error
+    mathml = written_out(mathml)
     if not mathml.startswith(_MATH_OPEN):
         raise ValueError(f"latex2mathml wrote no <math> element for {source!r}")
     return f'{_MATH_OPEN} dir="ltr"{mathml[len(_MATH_OPEN) :]}'
