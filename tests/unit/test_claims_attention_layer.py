@@ -177,3 +177,103 @@ def test_exercise_4_one_dimensional_linear_attention_ignores_the_query():
     k = torch.randn(9, 1, generator=generator, dtype=torch.float64)
     weights = linear_attention_weights(q, k)
     torch.testing.assert_close(weights, weights[:1].expand_as(weights))
+
+
+NOTEBOOK = "exercises/attention-layer"
+
+
+def test_the_notebook_s_dot_product_variances_are_within_1_percent_of_d_sigma4():
+    """'Each measured variance is within 1% of dσ⁴. With σ = 2 the scores
+    spread four times as wide in standard deviation' (exercise notebook 1;
+    the notebook's draws, in its order)"""
+    assert_stated(
+        NOTEBOOK,
+        en="Each measured variance is within 1% of $d\\sigma^4$. With $\\sigma = 2$ "
+        "the scores spread four times as wide in standard deviation",
+        zh="每个测得的方差与 $d\\sigma^4$ 相差都不到 1%。$\\sigma = 2$ 时，分数的标准差"
+        "是 $\\sigma = 1$ 时的 4 倍",
+    )
+    generator = torch.Generator().manual_seed(0)
+    spread = {}
+    for d in (4, 64):
+        for sigma in (1.0, 2.0):
+            q = sigma * torch.randn(
+                200_000, d, generator=generator, dtype=torch.float64
+            )
+            k = sigma * torch.randn(
+                200_000, d, generator=generator, dtype=torch.float64
+            )
+            variance = float(np.var((q * k).sum(dim=1).numpy(), ddof=1))
+            assert variance == pytest.approx(d * sigma**4, rel=0.01)
+            spread[d, sigma] = math.sqrt(variance)
+    for d in (4, 64):
+        assert spread[d, 2.0] / spread[d, 1.0] == pytest.approx(4, rel=0.01)
+
+
+def test_only_the_leave_one_out_mask_lets_position_3_see_token_4():
+    """'Under the causal mask only positions 4 and 5 change ... Under the
+    leave-one-out mask every position changes, position 3 among them'
+    (exercise notebook 2), from softmax written out, one query at a time."""
+    assert_stated(
+        NOTEBOOK,
+        en="Under the causal mask only positions 4 and 5 change",
+        zh="在因果掩蔽（causal mask）下，只有位置 4 和 5 的输出变了",
+    )
+    assert_stated(
+        NOTEBOOK,
+        en="Under the leave-one-out mask every position changes, position 3 among them",
+        zh="在留一掩蔽下，每个位置的输出都变了，其中包括位置 3",
+    )
+    generator = torch.Generator().manual_seed(1)
+    tokens = torch.randn(6, 8, generator=generator, dtype=torch.float64).numpy()
+    changed = tokens.copy()
+    changed[4] += 1.0
+
+    def output(x, i, visible):
+        scores = np.array([x[i] @ x[j] for j in visible]) / math.sqrt(8)
+        weights = np.exp(scores - scores.max())
+        return (weights / weights.sum()) @ x[visible]
+
+    rules = {"causal": lambda i: list(range(i + 1)),
+             "leave-one-out": lambda i: [j for j in range(6) if j != i]}  # fmt: skip
+    moved = {
+        name: [
+            i
+            for i in range(6)
+            if not np.allclose(output(tokens, i, see(i)), output(changed, i, see(i)))
+        ]
+        for name, see in rules.items()
+    }
+    assert moved == {"causal": [4, 5], "leave-one-out": [0, 1, 2, 3, 4, 5]}
+
+
+def test_a_layer_of_width_16_has_1088_parameters_for_any_number_of_heads():
+    """'Always 4 · (16² + 16) = 1088' (exercise notebook 3)"""
+    assert_stated(
+        NOTEBOOK,
+        en="Always $4 \\cdot (16^2 + 16) = 1088$",
+        zh="$4 \\cdot (16^2 + 16) = 1088$",
+    )
+    reference = torch.nn.MultiheadAttention(16, 4, bias=True)  # same four matrices
+    assert sum(p.numel() for p in reference.parameters()) == 1088
+    for heads in (1, 2, 4, 8, 16):
+        layer = MultiHeadAttention(d_model=16, num_heads=heads)
+        assert sum(p.numel() for p in layer.parameters()) == 1088
+
+
+def test_in_one_dimension_every_query_gets_the_same_linear_weights():
+    """'Every query gets the same weights ...: the largest weight goes to the
+    largest key, for the query at −2 as for the query at 2' (notebook 4)"""
+    assert_stated(
+        NOTEBOOK,
+        en="Every query gets the same weights, $\\phi(k_j) / \\sum_l \\phi(k_l)$",
+        zh="每个查询得到的权重都一样，都是 $\\phi(k_j) / \\sum_l \\phi(k_l)$",
+    )
+    keys = np.linspace(-1, 1, 4)
+    phi = np.where(keys > 0, keys + 1, np.exp(keys))  # elu(x) + 1
+    weights = linear_attention_weights(
+        torch.linspace(-2, 2, 5, dtype=torch.float64)[:, None],
+        torch.tensor(keys)[:, None],
+    ).numpy()
+    np.testing.assert_allclose(weights, np.tile(phi / phi.sum(), (5, 1)))
+    assert (weights.argmax(axis=1) == 3).all()

@@ -31,4 +31,15 @@ LABELS: dict[str, str] = {
         "fitted slope of log error against log n: h = {h:g}: {fixed:.2f}; "
         "h_cv: {cv:.2f} (theory for the best h: -0.80)"
     ),
+    # exercises of the attention layer
+    "nb_score_variance": (
+        "d = {d:2d}  σ = {sigma:g}  variance of q·k = {variance:7.2f}  dσ⁴ = {theory:g}"
+    ),
+    "nb_mask_leak": (
+        "{mask} mask: changing token 4 changes the outputs at positions {positions}"
+    ),
+    "nb_parameters": "{heads:2d} heads: {count} parameters",
+    "nb_linear_row": "query {query:+.1f}: weights {weights}",
+    "nb_causal": "causal",
+    "nb_leave_one_out": "leave-one-out",
 }

@@ -23,4 +23,12 @@ LABELS: dict[str, str] = {
         "以 log n 拟合 log 误差所得的斜率：h = {h:g} 时为 {fixed:.2f}；"
         "h = h_cv 时为 {cv:.2f}（最佳 h 的理论值：-0.80）"
     ),
+    "nb_score_variance": (
+        "d = {d:2d}  σ = {sigma:g}  q·k 的方差 = {variance:7.2f}  dσ⁴ = {theory:g}"
+    ),
+    "nb_mask_leak": "{mask}掩蔽：改动第 4 个词元后，输出变化的位置为 {positions}",
+    "nb_parameters": "{heads:2d} 个头：{count} 个参数",
+    "nb_linear_row": "查询 {query:+.1f}：权重 {weights}",
+    "nb_causal": "因果",
+    "nb_leave_one_out": "留一",
 }
