@@ -482,12 +482,71 @@ function gradientDescentFigure(figure, data, { bandwidths, curve, losses }) {
   update();
 }
 
+// ---- 4. Saturation: one query's weights as d grows ----------------------------
+
+// saturation.softmax_rows and the Frobenius norm of saturation.softmax_jacobian,
+// for one row of scores.
+export function softmaxWithJacobian(scores) {
+  const top = Math.max(...scores);
+  const weights = normalise(scores.map((s) => Math.exp(s - top)));
+  let squares = 0;
+  weights.forEach((a, i) => weights.forEach((b, j) => {
+    squares += ((i === j ? a : 0) - a * b) ** 2;
+  }));
+  return { weights, jacobian: Math.sqrt(squares) };
+}
+
+const formatC = (c) => (c >= 10 ? c.toFixed(1) : c.toPrecision(3));
+
+function saturationFigure(figure, data) {
+  const { svg, title, controls, readout, t } = frame(figure, data, 640, 290);
+  const scale = choice(controls, t("ex_sat_scale"), data.scales, data.default.scaled ? "scaled" : "raw");
+  const ds = data.dimensions;
+  const dim = slider(controls, t("ex_sat_d"), [0, ds.length - 1, 1], ds.indexOf(data.default.d),
+    (k) => t("ex_sat_d_value", { d: ds[k] }));
+  const steps = data.c_steps;
+  const c = slider(controls, t("ex_sat_c"), [-steps, steps, 1], data.default.step,
+    (k) => t("ex_sat_c_value", { c: formatC(2 ** (k / 2)) }));
+  const barBox = [56, 30, 230, 200], meanBox = [370, 30, 250, 200];
+
+  function update() {
+    for (const input of [dim, c]) input.describe();
+    const k = Number(dim.value), d = ds[k], factor = 2 ** (Number(c.value) / 2);
+    const scaled = scale.value === "scaled";
+    const multiplier = (scaled ? 1 / Math.sqrt(d) : 1) * factor;
+    const { weights, jacobian } = softmaxWithJacobian(data.scores[k].map((s) => s * multiplier));
+    const top = Math.max(...weights);
+    redraw(svg);
+    const bars = panel(svg, barBox, [0.5, weights.length + 0.5], [0, 1.05], {
+      xLabel: t("ex_sat_keys_axis"), yLabel: t("ex_weight_axis"), title: t("ex_sat_weights_title", { d }), yTicks: 5 });
+    weights.forEach((w, i) => {
+      const left = bars.x(i + 0.6), right = bars.x(i + 1.4);
+      node("rect", { x: left, y: bars.y(w), width: right - left, height: bars.y(0) - bars.y(w), class: "ad-c0 ad-fill ad-bar", "data-weight": String(w) }, bars.g);
+    });
+    const means = panel(svg, meanBox, [1, ds[ds.length - 1]], [0, 1.05], {
+      logX: true, xLabel: t("dimension_d"), title: t("ex_sat_means_title"), yTicks: 5 });
+    node("path", { d: points(ds, data.top_raw, means.x, means.y), class: "ad-c1 ad-line" }, means.g);
+    node("path", { d: points(ds, data.top_scaled, means.x, means.y), class: "ad-c0 ad-line ad-dashed" }, means.g);
+    node("circle", { cx: means.x(d), cy: means.y(top), r: 5, class: "ad-c3 ad-fill ad-this", "data-value": String(top), "data-jacobian": String(jacobian) }, means.g);
+    legend(svg, [meanBox[0] + 10, meanBox[1] + 18], [
+      [t("scores_raw"), 1], [t("scores_scaled"), 0, true], [t("ex_sat_this"), 3, "dot"],
+    ], 110);
+    const scores = data.scales[scale.value], shown = formatC(factor);
+    readout.textContent = t("ex_sat_readout", { d, scores, c: shown, top: number(top, 3), jacobian: number(jacobian, 3) });
+    title.textContent = t("ex_sat_alt", { d, scores, c: shown });
+  }
+
+  for (const input of [scale, dim, c]) input.addEventListener("input", update);
+  update();
+}
+
 // ---- start on every page Material shows, instant navigation included ---------
 
 const FIGURES = {
   "nadaraya-watson": nadarayaWatsonFigure,
   "soft-lookup": softLookupFigure,
   "gradient-descent": gradientDescentFigure,
+  "saturation": saturationFigure,
 };
 
 // A figure's set-up that takes a while, as a generator that yields between

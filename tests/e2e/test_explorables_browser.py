@@ -26,6 +26,7 @@ PAGES = {
     "nadaraya-watson": "attention-pooling",
     "soft-lookup": "queries-keys-values",
     "gradient-descent": "parametric-attention-pooling",
+    "saturation": "attention-layer",
 }
 
 SET = """(input, value) => {
@@ -297,6 +298,39 @@ def test_gradient_descent_steps_through_the_trained_models_iterates(
     assert page.evaluate("document.activeElement.type") == "range"
     press(page, figure, step, "ArrowLeft")
     press(page, figure, run, "ArrowDown")  # to the slow run
+    check_print(page, figure)
+    check_clean(page, figure)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_saturation_draws_the_library_s_weights_as_d_and_c_move(page, site_url, lang):
+    data = figures.saturation_explorer(lang).data
+    figure = open_figure(page, site_url, "saturation", lang)
+    scale, dim, c = (text(data, f"ex_sat_{k}") for k in ("scale", "d", "c"))
+    for index, reference in enumerate(data["references"]):
+        set_input(figure, scale, "scaled" if reference["scaled"] else "raw")
+        set_input(figure, dim, data["dimensions"].index(reference["d"]))
+        set_input(figure, c, reference["step"])
+        weights = numbers(figure, ".ad-bar", "data-weight")
+        np.testing.assert_allclose(
+            weights, reference["weights"], atol=TOLERANCE, rtol=0
+        )
+        assert numbers(figure, ".ad-this", "data-value") == pytest.approx(
+            [reference["top"]], abs=TOLERANCE
+        )
+        assert numbers(figure, ".ad-this", "data-jacobian") == pytest.approx(
+            [reference["jacobian"]], abs=TOLERANCE
+        )
+        readout = figure.locator("[aria-live=polite]").text_content()
+        assert f"d = {reference['d']}" in readout
+        assert f"{reference['top']:.3f}" in readout
+        if index in (0, 1):
+            shot(figure, f"{lang}-saturation-{index}")
+    check_changes(figure, scale, "raw")
+    check_changes(figure, dim, 3)
+    check_changes(figure, c, 4)
+    for key in ("ex_sat_d", "ex_sat_c", "ex_sat_scale"):
+        press(page, figure, text(data, key), "ArrowDown")
     check_print(page, figure)
     check_clean(page, figure)
 

@@ -277,3 +277,43 @@ def test_in_one_dimension_every_query_gets_the_same_linear_weights():
     ).numpy()
     np.testing.assert_allclose(weights, np.tile(phi / phi.sum(), (5, 1)))
     assert (weights.argmax(axis=1) == 3).all()
+
+
+def test_the_explorer_s_query_saturates_unevenly_and_c_sqrt_d_undoes_the_scale():
+    """'at d = 256 and d = 1024 one key takes all the weight, to three
+    decimals, and the Jacobian's norm is below 10⁻³. Divided by √d, its
+    largest weight stays below 0.45 at every d ... at c = √d the scaled
+    weights are the unscaled ones.' (the saturation explorer)"""
+    assert_stated(
+        PAGE,
+        en="at $d = 256$ and $d = 1024$ one key takes all the weight, to three "
+        "decimals, and the Jacobian's norm is below $10^{-3}$. Divided by "
+        "$\\sqrt{d}$, its largest weight stays below 0.45 at every $d$",
+        zh="在 $d = 256$ 和 $d = 1024$ 时，一个键拿走了全部权重（精确到小数点后三位），"
+        "雅可比矩阵的范数小于 $10^{-3}$。除以 $\\sqrt{d}$ 之后，它的最大权重在每个 "
+        "$d$ 下都低于 0.45",
+    )
+    from attention_docs.figures import explorables
+
+    raw = {d: explorables.saturation_result(d, False, 0) for d in (256, 1024)}
+    assert all(
+        f"{r['top']:.3f}" == "1.000" and r["jacobian"] < 1e-3 for r in raw.values()
+    )
+    tops = [
+        explorables.saturation_result(d, True, 0)["top"]
+        for d in figures.SATURATION_DIMENSIONS
+    ]
+    assert max(tops) < 0.45
+    # Rising unevenly: not in order of d.
+    unscaled = [
+        explorables.saturation_result(d, False, 0)["top"]
+        for d in figures.SATURATION_DIMENSIONS
+    ]
+    assert unscaled != sorted(unscaled)
+    for step, d in enumerate(figures.SATURATION_DIMENSIONS):  # c = 2^(step/2) = √d
+        np.testing.assert_allclose(
+            explorables.saturation_result(d, True, step)["weights"],
+            explorables.saturation_result(d, False, 0)["weights"],
+            rtol=1e-9,
+            atol=1e-15,
+        )

@@ -23,6 +23,7 @@ EXPLORERS = {
     "nadaraya-watson": figures.nadaraya_watson_explorer,
     "soft-lookup": figures.soft_lookup_explorer,
     "gradient-descent": figures.gradient_descent_explorer,
+    "saturation": figures.saturation_explorer,
 }
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -160,6 +161,50 @@ def test_gradient_descent_references_are_the_trained_models_fits(data):
     np.testing.assert_array_equal(figures.cv_curve()[0], np.geomspace(*gd["cv_grid"]))
 
 
+def test_saturation_references_match_torch_s_softmax_and_its_jacobian(data):
+    import torch
+
+    sat = data["saturation"]
+    for reference in sat["references"]:
+        d = reference["d"]
+        scores = torch.tensor(sat["scores"][sat["dimensions"].index(d)])
+        c = 2 ** (reference["step"] / 2)
+        scale = (1 / math.sqrt(d) if reference["scaled"] else 1.0) * c
+        weights = torch.softmax(scores * scale, dim=0)
+        jacobian = (
+            torch.autograd.functional.jacobian(
+                lambda s, scale=scale: torch.softmax(s * scale, dim=0), scores
+            )
+            / scale
+        )  # (n_keys, n_keys): d alpha / d (scaled score)
+        np.testing.assert_allclose(reference["weights"], weights, rtol=0, atol=1e-12)
+        assert reference["top"] == pytest.approx(float(weights.max()), abs=1e-12)
+        assert reference["jacobian"] == pytest.approx(
+            float(torch.linalg.norm(jacobian)), abs=1e-9
+        )
+
+
+def test_the_saturation_query_is_the_library_s_draw_and_c_sqrt_d_undoes_the_scale(
+    data,
+):
+    sat = data["saturation"]
+    for d, scores in zip(sat["dimensions"], sat["scores"], strict=True):
+        rng = np.random.default_rng(explorables.SAT_SEED)
+        query = rng.standard_normal((1, d))[0]
+        keys = rng.standard_normal((explorables.SAT_KEYS, d))
+        expected = sorted((float(k @ query) for k in keys), reverse=True)
+        np.testing.assert_allclose(scores, expected, rtol=1e-12)
+    raw, undone = (
+        explorables.saturation_result(1024, *s) for s in ((False, 0), (True, 10))
+    )
+    np.testing.assert_allclose(raw["weights"], undone["weights"], rtol=1e-9, atol=1e-15)
+    assert raw["top"] > 0.999 and sat["references"][0]["top"] < 0.5
+    with pytest.raises(ValueError, match="d must be one of"):
+        explorables.saturation_result(3, True, 0)
+    with pytest.raises(ValueError, match="step must be in"):
+        explorables.c_factor(explorables.SAT_C_STEPS + 1)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("kind", EXPLORERS)
 def test_the_html_carries_the_static_drawing_and_readable_data(kind, lang):
@@ -260,6 +305,7 @@ SCHEMAS = {
     "nadaraya-watson": explorables.NadarayaWatsonData,
     "soft-lookup": explorables.SoftLookupData,
     "gradient-descent": explorables.GradientDescentData,
+    "saturation": explorables.SaturationData,
 }
 
 

@@ -83,6 +83,7 @@ from .experiments import (
 from .explorables import (
     gradient_descent_explorer,
     nadaraya_watson_explorer,
+    saturation_explorer,
     soft_lookup_explorer,
 )
 from .further import (
@@ -167,6 +168,7 @@ __all__ = [
     "nadaraya_watson_explorer",
     "soft_lookup_explorer",
     "gradient_descent_explorer",
+    "saturation_explorer",
     "BOUNDARY_BANDWIDTH",
     "BOUNDARY_SEEDS",
     "BOUNDARY_GRID",

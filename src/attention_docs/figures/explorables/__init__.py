@@ -1,4 +1,4 @@
-"""Explorable figures: Nadaraya-Watson live, soft lookup, gradient descent on CV(h).
+"""Explorable figures: Nadaraya-Watson, soft lookup, gradient descent, saturation.
 
 Each function returns an :class:`~attention_docs.explorable.Explorable`: the
 static drawing at the figure's default setting, and the data the page's script
@@ -7,8 +7,8 @@ chosen settings; the browser tests check that the script draws exactly those
 numbers when its controls are set there.
 
 One module per figure (``nadaraya_watson``, ``soft_lookup``,
-``gradient_descent``): its settings, its data's schema, its references and
-its drawing; ``script`` holds what every figure's script reads.
+``gradient_descent``, ``saturation``): its settings, its data's schema, its
+references and its drawing; ``script`` holds what every figure's script reads.
 """
 
 from __future__ import annotations
@@ -35,6 +35,20 @@ from .nadaraya_watson import (
     gap_query,
     nadaraya_watson_explorer,
 )
+from .saturation import (
+    SAT_C_STEPS,
+    SAT_DEFAULT,
+    SAT_KEYS,
+    SAT_REFERENCES,
+    SAT_SEED,
+    SaturationData,
+    SaturationResult,
+    SaturationSetting,
+    c_factor,
+    raw_scores,
+    saturation_explorer,
+    saturation_result,
+)
 from .script import ScriptData, slider_positions
 from .soft_lookup import (
     LOOKUP_DEFAULT,
@@ -55,6 +69,7 @@ __all__ = [
     "nadaraya_watson_explorer",
     "soft_lookup_explorer",
     "gradient_descent_explorer",
+    "saturation_explorer",
     "ScriptData",
     "slider_positions",
     "NwSetting",
@@ -84,4 +99,15 @@ __all__ = [
     "GradientDescentData",
     "GD_RECIPES",
     "GD_REFERENCES",
+    "SaturationSetting",
+    "SaturationResult",
+    "SaturationData",
+    "SAT_KEYS",
+    "SAT_C_STEPS",
+    "SAT_DEFAULT",
+    "SAT_REFERENCES",
+    "SAT_SEED",
+    "c_factor",
+    "raw_scores",
+    "saturation_result",
 ]

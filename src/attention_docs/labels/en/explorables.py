@@ -73,4 +73,30 @@ LABELS: dict[str, str] = {
         "dot product and T = {t:g}: most of it goes to key {top}, and the "
         "output is {output:.2f}."
     ),
+    # the saturation explorer (attention layer)
+    "ex_sat_scale": "Scores",
+    "ex_sat_d": "Dimension d",
+    "ex_sat_d_value": "d = {d}",
+    "ex_sat_c": "W_q multiplied by c",
+    "ex_sat_c_value": "c = {c}",
+    "ex_sat_weights_title": "One query's weights, d = {d}",
+    "ex_sat_means_title": "Largest weight, mean over 2000 queries",
+    "ex_sat_keys_axis": "Keys, largest score first",
+    "ex_sat_this": "This query",
+    "ex_sat_readout": (
+        "d = {d}, scores {scores}, c = {c}: the largest weight is {top}, and "
+        "the softmax Jacobian's norm is {jacobian}."
+    ),
+    "ex_sat_alt": (
+        "One query's attention weights over ten keys, largest score first, at "
+        "d = {d} with scores {scores} and c = {c}; beside them, the mean "
+        "largest weight against d for q·k and q·k / √d, with this query's "
+        "largest weight marked."
+    ),
+    "ex_sat_static_alt": (
+        "One query's attention weights over ten keys at d = {d}, scores "
+        "divided by √d: the largest is {top:.2f}, and the softmax Jacobian's "
+        "norm is {jacobian:.2f}; beside them, the mean largest weight against "
+        "d for q·k and q·k / √d, with this query's marked."
+    ),
 }
