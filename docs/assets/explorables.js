@@ -498,6 +498,17 @@ export function softmaxWithJacobian(scores) {
 
 const formatC = (c) => (c >= 10 ? c.toFixed(1) : c.toPrecision(3));
 
+// A norm below 0.001 in powers of ten ("3.5 × 10⁻¹⁰"): fixed digits would
+// print 0.000 for norms twelve orders of magnitude apart.
+const SUPERSCRIPT = { "-": "\u207b", 0: "\u2070", 1: "\u00b9", 2: "\u00b2", 3: "\u00b3", 4: "\u2074", 5: "\u2075", 6: "\u2076", 7: "\u2077", 8: "\u2078", 9: "\u2079" };
+function small(value) {
+  if (value >= 0.001 || value === 0) return number(value, 3);
+  let exponent = Math.floor(Math.log10(value));
+  if ((value / 10 ** exponent).toFixed(1) === "10.0") exponent += 1;
+  const power = String(exponent).replace(/./g, (ch) => SUPERSCRIPT[ch]);
+  return `${(value / 10 ** exponent).toFixed(1)} \u00d7 10${power}`;
+}
+
 function saturationFigure(figure, data) {
   const { svg, title, controls, readout, t } = frame(figure, data, 640, 290);
   const scale = choice(controls, t("ex_sat_scale"), data.scales, data.default.scaled ? "scaled" : "raw");
@@ -505,8 +516,9 @@ function saturationFigure(figure, data) {
   const dim = slider(controls, t("ex_sat_d"), [0, ds.length - 1, 1], ds.indexOf(data.default.d),
     (k) => t("ex_sat_d_value", { d: ds[k] }));
   const steps = data.c_steps;
+  // c = 2^(k/2) is √d where k = log2 d, the d slider's position.
   const c = slider(controls, t("ex_sat_c"), [-steps, steps, 1], data.default.step,
-    (k) => t("ex_sat_c_value", { c: formatC(2 ** (k / 2)) }));
+    (k) => t(k === Number(dim.value) ? "ex_sat_c_sqrt" : "ex_sat_c_value", { c: formatC(2 ** (k / 2)) }));
   const barBox = [56, 30, 230, 200], meanBox = [370, 30, 250, 200];
 
   function update() {
@@ -532,7 +544,7 @@ function saturationFigure(figure, data) {
       [t("scores_raw"), 1], [t("scores_scaled"), 0, true], [t("ex_sat_this"), 3, "dot"],
     ], 110);
     const scores = data.scales[scale.value], shown = formatC(factor);
-    readout.textContent = t("ex_sat_readout", { d, scores, c: shown, top: number(top, 3), jacobian: number(jacobian, 3) });
+    readout.textContent = t("ex_sat_readout", { d, scores, c: shown, top: number(top, 3), jacobian: small(jacobian) });
     title.textContent = t("ex_sat_alt", { d, scores, c: shown });
   }
 

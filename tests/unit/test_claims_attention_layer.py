@@ -211,40 +211,61 @@ def test_the_notebook_s_dot_product_variances_are_within_1_percent_of_d_sigma4()
 
 
 def test_only_the_leave_one_out_mask_lets_position_3_see_token_4():
-    """'Under the causal mask only positions 4 and 5 change ... Under the
-    leave-one-out mask every position changes, position 3 among them'
-    (exercise notebook 2), from softmax written out, one query at a time."""
+    """'Under the causal mask only positions 4 and 5 change, whether the whole
+    token changes or only its value ... Under the leave-one-out mask every
+    position changes, position 3 among them ... when only the value changes,
+    position 4 is the one output that stays' (exercise notebook 2), from
+    softmax written out, one query at a time."""
     assert_stated(
         NOTEBOOK,
-        en="Under the causal mask only positions 4 and 5 change",
-        zh="在因果掩蔽（causal mask）下，只有位置 4 和 5 的输出变了",
+        en="Under the causal mask only positions 4 and 5 change, whether the whole "
+        "token changes or only its value",
+        zh="在因果掩蔽（causal mask）下，无论改动整个词元还是只改动它的值，"
+        "都只有位置 4 和位置 5 的输出变了",
     )
     assert_stated(
         NOTEBOOK,
         en="Under the leave-one-out mask every position changes, position 3 among them",
-        zh="在留一掩蔽下，每个位置的输出都变了，其中包括位置 3",
+        zh="在留一掩蔽（leave-one-out mask）下，每个位置的输出都变了，其中包括位置 3",
+    )
+    assert_stated(
+        NOTEBOOK,
+        en="when only the value changes, position 4 is the one output that stays",
+        zh="只改动值的时候，位置 4 是唯一不变的输出",
     )
     generator = torch.Generator().manual_seed(1)
     tokens = torch.randn(6, 8, generator=generator, dtype=torch.float64).numpy()
     changed = tokens.copy()
     changed[4] += 1.0
 
-    def output(x, i, visible):
+    def output(x, v, i, visible):
         scores = np.array([x[i] @ x[j] for j in visible]) / math.sqrt(8)
         weights = np.exp(scores - scores.max())
-        return (weights / weights.sum()) @ x[visible]
+        return (weights / weights.sum()) @ v[visible]
 
     rules = {"causal": lambda i: list(range(i + 1)),
              "leave-one-out": lambda i: [j for j in range(6) if j != i]}  # fmt: skip
-    moved = {
-        name: [
-            i
-            for i in range(6)
-            if not np.allclose(output(tokens, i, see(i)), output(changed, i, see(i)))
-        ]
-        for name, see in rules.items()
+
+    def moved(x, v):
+        return {
+            name: [
+                i
+                for i in range(6)
+                if not np.allclose(
+                    output(tokens, tokens, i, see(i)), output(x, v, i, see(i))
+                )
+            ]
+            for name, see in rules.items()
+        }
+
+    assert moved(changed, changed) == {
+        "causal": [4, 5],
+        "leave-one-out": [0, 1, 2, 3, 4, 5],
     }
-    assert moved == {"causal": [4, 5], "leave-one-out": [0, 1, 2, 3, 4, 5]}
+    assert moved(tokens, changed) == {
+        "causal": [4, 5],
+        "leave-one-out": [0, 1, 2, 3, 5],
+    }
 
 
 def test_a_layer_of_width_16_has_1088_parameters_for_any_number_of_heads():
@@ -262,58 +283,30 @@ def test_a_layer_of_width_16_has_1088_parameters_for_any_number_of_heads():
 
 
 def test_in_one_dimension_every_query_gets_the_same_linear_weights():
-    """'Every query gets the same weights ...: the largest weight goes to the
-    largest key, for the query at −2 as for the query at 2' (notebook 4)"""
+    """'Every query gets the same linear weights ... the query at −2 puts its
+    largest weight on the smallest key, the query at 2 on the largest, and the
+    query at 0 weighs all four alike' (notebook 4)"""
     assert_stated(
         NOTEBOOK,
-        en="Every query gets the same weights, $\\phi(k_j) / \\sum_l \\phi(k_l)$",
-        zh="每个查询得到的权重都一样，都是 $\\phi(k_j) / \\sum_l \\phi(k_l)$",
+        en="Every query gets the same linear weights, "
+        "$\\phi(k_j) / \\sum_l \\phi(k_l)$",
+        zh="每个查询从线性注意力得到的权重都相同，即 $\\phi(k_j) / \\sum_l \\phi(k_l)$",
     )
-    keys = np.linspace(-1, 1, 4)
+    assert_stated(
+        NOTEBOOK,
+        en="the query at $-2$ puts its largest weight on the smallest key, the query "
+        "at $2$ on the largest, and the query at $0$ weighs all four alike",
+        zh="位于 $-2$ 的查询把最大的权重给最小的键，位于 $2$ 的查询给最大的键，"
+        "位于 $0$ 的查询则给 4 个键相同的权重",
+    )
+    queries, keys = np.linspace(-2, 2, 5), np.linspace(-1, 1, 4)
     phi = np.where(keys > 0, keys + 1, np.exp(keys))  # elu(x) + 1
     weights = linear_attention_weights(
-        torch.linspace(-2, 2, 5, dtype=torch.float64)[:, None],
-        torch.tensor(keys)[:, None],
+        torch.tensor(queries)[:, None], torch.tensor(keys)[:, None]
     ).numpy()
     np.testing.assert_allclose(weights, np.tile(phi / phi.sum(), (5, 1)))
     assert (weights.argmax(axis=1) == 3).all()
-
-
-def test_the_explorer_s_query_saturates_unevenly_and_c_sqrt_d_undoes_the_scale():
-    """'at d = 256 and d = 1024 one key takes all the weight, to three
-    decimals, and the Jacobian's norm is below 10⁻³. Divided by √d, its
-    largest weight stays below 0.45 at every d ... at c = √d the scaled
-    weights are the unscaled ones.' (the saturation explorer)"""
-    assert_stated(
-        PAGE,
-        en="at $d = 256$ and $d = 1024$ one key takes all the weight, to three "
-        "decimals, and the Jacobian's norm is below $10^{-3}$. Divided by "
-        "$\\sqrt{d}$, its largest weight stays below 0.45 at every $d$",
-        zh="在 $d = 256$ 和 $d = 1024$ 时，一个键拿走了全部权重（精确到小数点后三位），"
-        "雅可比矩阵的范数小于 $10^{-3}$。除以 $\\sqrt{d}$ 之后，它的最大权重在每个 "
-        "$d$ 下都低于 0.45",
-    )
-    from attention_docs.figures import explorables
-
-    raw = {d: explorables.saturation_result(d, False, 0) for d in (256, 1024)}
-    assert all(
-        f"{r['top']:.3f}" == "1.000" and r["jacobian"] < 1e-3 for r in raw.values()
-    )
-    tops = [
-        explorables.saturation_result(d, True, 0)["top"]
-        for d in figures.SATURATION_DIMENSIONS
-    ]
-    assert max(tops) < 0.45
-    # Rising unevenly: not in order of d.
-    unscaled = [
-        explorables.saturation_result(d, False, 0)["top"]
-        for d in figures.SATURATION_DIMENSIONS
-    ]
-    assert unscaled != sorted(unscaled)
-    for step, d in enumerate(figures.SATURATION_DIMENSIONS):  # c = 2^(step/2) = √d
-        np.testing.assert_allclose(
-            explorables.saturation_result(d, True, step)["weights"],
-            explorables.saturation_result(d, False, 0)["weights"],
-            rtol=1e-9,
-            atol=1e-15,
-        )
+    kernel = np.exp(np.outer(queries, keys))
+    softmax = kernel / kernel.sum(axis=1, keepdims=True)
+    assert softmax[0].argmax() == 0 and softmax[-1].argmax() == 3
+    np.testing.assert_allclose(softmax[2], 0.25)

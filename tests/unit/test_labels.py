@@ -58,6 +58,9 @@ def test_chinese_figures_get_the_cjk_font_and_spacing():
 
 # Symbols and formula names that read the same in both languages.
 SAME_IN_BOTH = {
+    "ex_sat_d_value",
+    "ex_sat_c_value",
+    "ex_sat_c_sqrt",
     "x",
     "x1",
     "x2",

@@ -1,7 +1,8 @@
 """The saturation explorer: one query's weights as d grows, with and without √d.
 
-One query and ten keys with standard normal entries, at each dimension d of
-the chapter's figures; the reader moves d, switches the division by √d, and
+One query and ten keys with standard normal entries, drawn once in 1024
+dimensions and followed through their first d coordinates, at each d of the
+chapter's figures; the reader moves d, switches the division by √d, and
 multiplies W_q by c (every score times c: the temperature 1/c). Beside the
 weights, the chapter's mean largest weight over 2000 queries, so that this
 query is seen against the average. Its settings, the library's results at
@@ -25,9 +26,9 @@ from ...svg import Drawing
 from ..attention_layer import SATURATION_DIMENSIONS, saturation_table
 from .script import ScriptData, texts
 
-# Ten keys, as in the chapter's measurements; the query's generator's seed.
+# Ten keys, as in the chapter's measurements; the draw's seed.
 SAT_KEYS = 10
-SAT_SEED = 1
+SAT_SEED = 0
 # The c slider's positions k run over -10..10 for c = 2^(k/2): 1/32 to 32,
 # so that c = √d reaches every d of the figure.
 SAT_C_STEPS = 10
@@ -74,6 +75,7 @@ SAT_REFERENCES: tuple[SaturationSetting, ...] = (
     {"d": 1024, "scaled": True, "step": 10},  # c = 32 = √1024: the raw weights
     {"d": 1, "scaled": True, "step": -10},
     {"d": 16, "scaled": False, "step": -3},
+    {"d": 256, "scaled": False, "step": 0},  # a norm of 3.5e-10
 )
 
 
@@ -85,9 +87,15 @@ def c_factor(step: int) -> float:
 
 
 def raw_scores(d: int) -> np.ndarray:
-    """One query's dot products with the ten keys at dimension d, largest first."""
-    queries, keys = random_queries_keys(d, 1, SAT_KEYS, SAT_SEED)
-    return np.sort(keys @ queries[0])[::-1].copy()  # (n_keys,)
+    """The query's dot products with the ten keys in their first d coordinates.
+
+    Returns:
+        Shape (n_keys,), largest first.
+    """
+    widest = SATURATION_DIMENSIONS[-1]
+    queries, keys = random_queries_keys(widest, 1, SAT_KEYS, SAT_SEED)
+    scores = keys[:, :d] @ queries[0, :d]  # (n_keys,)
+    return np.sort(scores)[::-1].copy()
 
 
 def saturation_result(d: int, scaled: bool, step: int) -> SaturationResult:
@@ -187,6 +195,7 @@ def saturation_explorer(lang: str = "en") -> Explorable:
                 "ex_sat_d_value",
                 "ex_sat_c",
                 "ex_sat_c_value",
+                "ex_sat_c_sqrt",
                 "ex_sat_weights_title",
                 "ex_sat_means_title",
                 "ex_sat_keys_axis",

@@ -36,10 +36,11 @@ LABELS: dict[str, str] = {
         "d = {d:2d}  σ = {sigma:g}  variance of q·k = {variance:7.2f}  dσ⁴ = {theory:g}"
     ),
     "nb_mask_leak": (
-        "{mask} mask: changing token 4 changes the outputs at positions {positions}"
+        "{mask} mask: changing the token at position 4 changes the outputs at "
+        "positions {positions}; changing only its value, at positions {values}"
     ),
     "nb_parameters": "{heads:2d} heads: {count} parameters",
-    "nb_linear_row": "query {query:+.1f}: weights {weights}",
+    "nb_linear_row": "query {query:+.1f}: linear {linear}   softmax {softmax}",
     "nb_causal": "causal",
     "nb_leave_one_out": "leave-one-out",
 }

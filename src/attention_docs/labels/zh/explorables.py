@@ -67,22 +67,24 @@ LABELS: dict[str, str] = {
         "使用点积、T = {t:g} 时每个键的注意力权重：大部分权重落在键 {top} 上，"
         "输出为 {output:.2f}。"
     ),
+    # the saturation explorer (attention layer)
     "ex_sat_scale": "分数",
     "ex_sat_d": "维数 d",
     "ex_sat_d_value": "d = {d}",
-    "ex_sat_c": "W_q 乘以 c",
+    "ex_sat_c": "W_q 的倍数 c",
     "ex_sat_c_value": "c = {c}",
+    "ex_sat_c_sqrt": "c = {c} = √d",
     "ex_sat_weights_title": "一个查询的权重，d = {d}",
-    "ex_sat_means_title": "最大权重：2000 个查询的平均",
+    "ex_sat_means_title": "c = 1 时的最大权重：2000 个查询的平均",
     "ex_sat_keys_axis": "键（按分数从大到小）",
     "ex_sat_this": "这个查询",
     "ex_sat_readout": (
-        "d = {d}，分数 {scores}，c = {c}：最大权重为 {top}，"
+        "d = {d}，分数取 {scores}，c = {c}：最大权重为 {top}，"
         "softmax 雅可比矩阵的范数为 {jacobian}。"
     ),
     "ex_sat_alt": (
         "一个查询对 10 个键的注意力权重（按分数从大到小排列），d = {d}，"
-        "分数 {scores}，c = {c}；旁边是 q·k 与 q·k / √d 两种分数下最大权重的平均值"
+        "分数取 {scores}，c = {c}；旁边是 q·k 与 q·k / √d 两种分数下最大权重的平均值"
         "随 d 的变化，并标出这个查询的最大权重。"
     ),
     "ex_sat_static_alt": (

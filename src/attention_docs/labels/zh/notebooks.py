@@ -26,9 +26,12 @@ LABELS: dict[str, str] = {
     "nb_score_variance": (
         "d = {d:2d}  σ = {sigma:g}  q·k 的方差 = {variance:7.2f}  dσ⁴ = {theory:g}"
     ),
-    "nb_mask_leak": "{mask}掩蔽：改动第 4 个词元后，输出变化的位置为 {positions}",
+    "nb_mask_leak": (
+        "{mask}掩蔽：改动位置 4 上的词元后，输出有变化的位置为 {positions}；"
+        "只改动它的值时为 {values}"
+    ),
     "nb_parameters": "{heads:2d} 个头：{count} 个参数",
-    "nb_linear_row": "查询 {query:+.1f}：权重 {weights}",
+    "nb_linear_row": "查询 {query:+.1f}：线性 {linear}   softmax {softmax}",
     "nb_causal": "因果",
     "nb_leave_one_out": "留一",
 }
