@@ -1,6 +1,6 @@
 """Operators' forms written out draw as the browser infers them.
 
-The build writes each ``<mo>``'s form (prefix, infix, postfix) as MathML Core
+The build writes a row's leading operator's form, prefix, as MathML Core
 infers it (``upstream/latex2mathml.py``), because Chromium infers it while
 parsing and a pause of the parser can leave a leading minus infix. The
 reference is the browser itself: each formula of every page, parsed in one

@@ -6,7 +6,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from browser import prefix, search_results
-from helpers import ROOT, SITE_URL
+from helpers import NOTEBOOKS, ROOT, SITE_URL
 
 SEARCH = {"en": "softmax", "zh": "带宽"}
 
@@ -19,7 +19,7 @@ def test_the_offline_copy_works_from_a_folder(browser, built_site, tmp_path, lan
     top = tmp_path / f"attention_docs-{lang}"
     edition = top / prefix(lang)
     notebooks = sorted(p.name for p in (edition / "exercises").glob("*/*.ipynb"))
-    assert len(notebooks) == 4, notebooks
+    assert len(notebooks) == len(NOTEBOOKS), notebooks
     assert (edition / "exercises" / "notebooks.zip").is_file()
 
     context = browser.new_context()

@@ -17,7 +17,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from helpers import SITE_PATH, copy_site
+from helpers import NOTEBOOKS, SITE_PATH, copy_site
 
 WAIT = 180  # seconds, for any one step
 
@@ -116,7 +116,7 @@ def test_broken_page_under_serve_shows_the_error_and_recovers(tmp_path, warm_cac
     try:
         server.wait_for_log(r"Serving on http://127\.0\.0\.1")
         first = cache_counts(server.log)
-        assert first == [(hits, 4) for hits, _ in first], server.log
+        assert first == [(hits, len(NOTEBOOKS)) for hits, _ in first], server.log
         assert len(first) == 2 and all(hits > 10 for hits, _ in first)
         server.wait_for_page("glossary/", "attention cue")
         # Livereload's inline script runs: no security policy blocks it.

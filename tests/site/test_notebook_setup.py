@@ -57,6 +57,7 @@ def test_the_exercise_notebooks_that_use_torch_ask_for_the_extra():
     }
     assert needed == {
         "attention-cues": False,
+        "attention-layer": True,
         "attention-pooling": False,
         "parametric-attention-pooling": True,
         "queries-keys-values": True,

@@ -6,16 +6,20 @@ Two edits of the converter's output, both for what the browser draws:
   operators (``<mo>``); TeX sets them as ordinary symbols, and a browser
   spaces an ``<mo>`` it has no dictionary entry for as a relation, with a
   thick space each side. They become identifiers (``<mi>``).
-- **Each operator's form.** MathML Core infers whether an ``<mo>`` is a
-  prefix, infix or postfix operator from its place among its siblings (first,
-  middle or last of a row of two or more), and the form sets its spacing: a
-  leading minus is drawn closer to what follows than a binary one. Chromium
-  infers the form once, while the page is parsed: when the parser pauses
-  right after a row's first ``<mo>``, that operator is alone in its row and
-  stays infix. Measured on this site: the English PDF's "−∞" differed by
-  3.3 px between two prints of the same page. Every operator that is the
-  core of a row's child gets the form MathML Core infers, written as its
-  ``form`` attribute, so that nothing is left to the moment of parsing.
+- **A leading operator's form.** MathML Core infers whether an ``<mo>`` is
+  a prefix, infix or postfix operator from its place among its siblings
+  (first, middle or last of a row of two or more), and the form sets its
+  spacing: a leading minus is drawn closer to what follows than a binary
+  one. Chromium infers the form once, while the page is parsed: when the
+  parser pauses right after a row's first ``<mo>``, that operator is alone
+  in its row and stays infix. Measured on this site: the English PDF's "−∞"
+  differed by 3.3 px between two prints of the same page. The first
+  operator of a row of two or more gets ``form="prefix"`` written out, when
+  the operator dictionary has a prefix entry for it (:data:`_PREFIX`). Only
+  then: for an explicit form the dictionary has no entry for, Chromium
+  spaces the operator by default instead of trying its other forms, as it
+  does for an inferred one (``tests/e2e/test_formula_forms.py`` compares
+  every formula of the site, drawn both ways).
 """
 
 from __future__ import annotations
@@ -33,8 +37,8 @@ OPERATORS = declare(
     "latex2mathml",
     "3.81.1",
     "rewrites \\infty and \\top, which the converter writes as <mo>, as <mi>; "
-    "gives every <mo> in a row the form (prefix, infix, postfix) MathML Core "
-    "infers for it",
+    "writes form=prefix on a row's first <mo>, the form MathML Core infers for "
+    "it, when the operator dictionary has a prefix entry for it",
     "an <mo> with no dictionary entry gets a thick space each side (h → ∞ "
     "read 'h →  ∞ '), and Chromium infers a form while parsing, so the same "
     "page drew '−∞' 3.3 px wider in one print than in another",
@@ -50,7 +54,15 @@ _EMBELLISHING = {
     "msub", "msup", "msubsup", "munder", "mover", "munderover",
     "mmultiscripts", "mfrac", "semantics",
 }  # fmt: skip
-_TAG = re.compile(r"<(/?)([a-z]+)([^>]*?)(/?)>")
+_TAG = re.compile(r"<(/?)([a-z]+)([^>]*?)(/?)>([^<]*)")
+# Operators with a prefix entry in MathML Core's operator dictionary, as the
+# converter writes them: signs, opening fences, big operators, ∂ and ∇.
+_PREFIX = {
+    "&#x02212;", "&#x0002B;", "&#x000B1;", "&#x02213;", "&#x000AC;",
+    "&#x00028;", "(", "&#x0005B;", "[", "&#x0007B;", "{", "&#x0007C;", "|",
+    "&#x02016;", "&#x027E8;", "&#x02308;", "&#x0230A;",
+    "&#x02211;", "&#x0220F;", "&#x0222B;", "&#x02202;", "&#x02207;",
+}  # fmt: skip
 
 
 @dataclass
@@ -58,6 +70,7 @@ class _Element:
     name: str
     attributes: str
     end: int  # where a new attribute goes: before the open tag's ">" or "/>"
+    text: str  # the text right after the open tag
     children: list[_Element] = field(default_factory=list)
 
 
@@ -73,14 +86,15 @@ def _checked() -> bool:
 
 def _tree(mathml: str) -> _Element:
     """The elements of one ``<math>``, with where each open tag ends."""
-    root = _Element("", "", 0)
+    root = _Element("", "", 0, "")
     stack = [root]
     for tag in _TAG.finditer(mathml):
-        closing, name, attributes, empty = tag.groups()
+        closing, name, attributes, empty, text = tag.groups()
         if closing:
             stack.pop()
             continue
-        element = _Element(name, attributes, tag.end() - 1 - len(empty))
+        end = tag.start(5) - 1 - len(empty)
+        element = _Element(name, attributes, end, text)
         stack[-1].children.append(element)
         if not empty:
             stack.append(element)
@@ -98,27 +112,18 @@ def _core(element: _Element) -> _Element | None:
     return None
 
 
-def _forms(element: _Element) -> list[tuple[int, str]]:
-    """Where to write each operator's form, and which form, under ``element``."""
-    found = []
-    count = len(element.children)
-    for index, child in enumerate(element.children):
-        found += _forms(child)
-        core = _core(child) if element.name in _ROWS else None
-        if core is None or " form=" in core.attributes:
-            continue
-        if count > 1 and index == 0:
-            form = "prefix"
-        elif count > 1 and index == count - 1:
-            form = "postfix"
-        else:
-            form = "infix"
-        found.append((core.end, form))
+def _prefixes(element: _Element) -> list[int]:
+    """Where to write ``form="prefix"`` under ``element``: each leading operator."""
+    found = [end for child in element.children for end in _prefixes(child)]
+    if element.name in _ROWS and len(element.children) > 1:
+        core = _core(element.children[0])
+        if core and " form=" not in core.attributes and core.text in _PREFIX:
+            found.append(core.end)
     return found
 
 
 def written_out(mathml: str) -> str:
-    """latex2mathml's ``<math>``, its symbols and operators' forms written out.
+    """latex2mathml's ``<math>``, its ordinary symbols and leading operators written.
 
     Parameters:
         mathml: One ``<math>`` element as latex2mathml writes it.
@@ -129,9 +134,6 @@ def written_out(mathml: str) -> str:
     if not (OPERATORS.active and _checked()):
         return mathml
     mathml = _ORDINARY.sub(r"<mi>\1</mi>", mathml)
-    # An operator inside rows of one child takes the outermost row's place:
-    # the later (outer) entry wins.
-    forms = dict(_forms(_tree(mathml)))
-    for end, form in sorted(forms.items(), reverse=True):
-        mathml = f'{mathml[:end]} form="{form}"{mathml[end:]}'
+    for end in sorted(set(_prefixes(_tree(mathml))), reverse=True):
+        mathml = f'{mathml[:end]} form="prefix"{mathml[end:]}'
     return mathml
