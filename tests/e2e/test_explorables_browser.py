@@ -326,9 +326,9 @@ def test_saturation_draws_the_library_s_weights_as_d_and_c_move(page, site_url, 
         assert f"{reference['top']:.3f}" in readout
         if index in (0, 1):
             shot(figure, f"{lang}-saturation-{index}")
-    check_changes(figure, scale, "raw")
-    check_changes(figure, dim, 3)
-    check_changes(figure, c, 4)
+    set_input(figure, scale, "raw")
+    for label, value in ((scale, "scaled"), (dim, 3), (c, 4)):
+        check_changes(figure, label, value)
     for key in ("ex_sat_d", "ex_sat_c", "ex_sat_scale"):
         press(page, figure, text(data, key), "ArrowDown")
     check_print(page, figure)

@@ -81,7 +81,7 @@ LABELS: dict[str, str] = {
     "ex_sat_c_value": "c = {c}",
     "ex_sat_c_sqrt": "c = {c} = √d",
     "ex_sat_weights_title": "One query's weights, d = {d}",
-    "ex_sat_means_title": "Largest weight at c = 1, mean of 2000 queries",
+    "ex_sat_means_title": "Mean largest weight, c = 1",
     "ex_sat_keys_axis": "Keys, largest score first",
     "ex_sat_this": "This query",
     "ex_sat_readout": (
