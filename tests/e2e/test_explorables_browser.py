@@ -329,8 +329,9 @@ def test_saturation_draws_the_library_s_weights_as_d_and_c_move(page, site_url, 
     set_input(figure, scale, "raw")
     for label, value in ((scale, "scaled"), (dim, 3), (c, 4)):
         check_changes(figure, label, value)
-    for key in ("ex_sat_d", "ex_sat_c", "ex_sat_scale"):
+    for key in ("ex_sat_d", "ex_sat_c"):
         press(page, figure, text(data, key), "ArrowDown")
+    press(page, figure, scale, "ArrowUp")  # from q·k / √d, the last option
     check_print(page, figure)
     check_clean(page, figure)
 
