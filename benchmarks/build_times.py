@@ -101,7 +101,7 @@ def scenarios(
     times: dict[str, list[float]] = {}
     cache = project / ".cache"
     page = project / "docs" / "attention-pooling.md"
-    labels = project / "src" / "attention_docs" / "labels" / "en.py"
+    labels = project / "src" / "attention_docs" / "labels" / "en" / "figures.py"
     # The floor: no code executed, no PDFs; its own cache folder, emptied
     # before the first of its two builds (the render caches', see
     # attention_docs_site.execute.render_cache).

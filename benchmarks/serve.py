@@ -109,7 +109,7 @@ def edits(project: Path) -> dict[str, Edit]:
         for path in library.rglob("*.py")
         if "def kernel_shapes(" in path.read_text()
     )
-    labels = project / "src" / "attention_docs" / "labels" / "en.py"
+    labels = project / "src" / "attention_docs" / "labels" / "en" / "figures.py"
     return {
         "no change (file saved as it is)": Edit(
             page, lambda text, run: text, "attention-pooling/", lambda run: None, False
