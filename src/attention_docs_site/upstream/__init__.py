@@ -25,7 +25,7 @@ prints the declarations with the installed versions.
   entries served from the render cache (``execute/render_cache.py``);
 - ``i18n``: mkdocs-static-i18n's warning and nested builds;
 - ``ipython``: the shell's traceback printer; ``watchdog``: the poll interval;
-- ``latex2mathml``: ordinary symbols as ``<mi>``, every operator's form
-  written out (the Markdown stage's MathML);
+- ``latex2mathml``: ordinary symbols as ``<mi>``, a row's leading operator's
+  prefix form written out (the Markdown stage's MathML);
 - ``registry``: every module above imported, so that the registry is whole.
 """
