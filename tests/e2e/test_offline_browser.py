@@ -89,3 +89,32 @@ def test_the_offline_copy_works_from_a_folder(browser, built_site, tmp_path, lan
     finally:
         context.close()
     assert problems == [] and foreign == []
+
+
+FILE_PROTOCOL = "python -m http.server"
+SERVE_HINT = {"en": "straight from a folder", "zh": "直接从本地文件夹"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_run_button_explains_how_to_serve_the_copy(
+    browser, built_site, tmp_path, lang
+):
+    """From file://, no browser runs a Python worker: the button says to serve it."""
+    archive = zipfile.ZipFile(built_site / "offline" / f"attention_docs-{lang}.zip")
+    archive.extractall(tmp_path)
+    top = tmp_path / f"attention_docs-{lang}"
+    assert (top / "pyodide").is_dir(), "served, the copy runs Python: it holds Pyodide"
+    page = browser.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto((top / prefix(lang) / "attention-pooling" / "index.html").as_uri())
+    block = page.locator(".ad-run:not([data-run-needs])").first
+    block.locator(".ad-run-open").click()
+    block.locator(".ad-run-panel .md-button--primary").click()
+    status = block.locator(".ad-run-status")
+    status.wait_for()
+    page.wait_for_function("s => s.textContent.length > 0", arg=status.element_handle())
+    text = status.text_content()
+    assert FILE_PROTOCOL in text and SERVE_HINT[lang] in text
+    assert not [url for url in requests if "pyodide" in url or "run-worker" in url]
+    page.close()

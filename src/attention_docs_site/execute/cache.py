@@ -213,11 +213,9 @@ class ExecCache:
         self.stats.misses += 1
         self.stats.outdated += entry is not None
         logger.debug("computing %s", label)
-        reached: set[str] = set()
-        if self.enabled:
-            with self.recorder.recording() as reached:
-                value, keep = compute()
-        else:
+        # Recorded even with the cache off: a block's own reach tells the Run
+        # button whether it uses PyTorch (execute/runnable.py).
+        with self.recorder.recording() as reached:
             value, keep = compute()
         units = reached | carried | self.source.data_units()
         if keep:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from attention_docs_site.execute.cache import ExecCache
+from attention_docs_site.execute.runnable import runnable
 
 if TYPE_CHECKING:
     from markdown import Markdown
@@ -50,6 +52,7 @@ class CachedFence:
         self.execute = execute
         # Each markdown-exec session's blocks so far, in page order.
         self.sessions: dict[str, _Session] = {}
+        self._unnamed = itertools.count()  # sessions for blocks without one
 
     def __call__(
         self,
@@ -73,6 +76,8 @@ class CachedFence:
         # which markdown-exec's formatter ignores; the Markdown configuration
         # and the versions are in every key (ExecCache.key).
         parts = {
+            # The output, and whether the block's own run reached PyTorch.
+            "form": "html, and whether its own run (memos included) reached torch",
             "language": language,
             "session": name,
             "earlier": earlier,
@@ -88,8 +93,26 @@ class CachedFence:
             carried=carried,
             **parts,
         )
-        state.add(source, names, needs, result.units, ran=not result.hit)
-        return result.value
+        torch = self._needs_torch(source, names, state, result.value["torch"])
+        state.add(source, names, needs, result.units, ran=not result.hit, torch=torch)
+        session = name or f"block-{next(self._unnamed)}"
+        return runnable(
+            result.value["html"],
+            source,
+            session,
+            html=bool(options.get("html")),
+            torch=torch,
+        )
+
+    def _needs_torch(
+        self, source: str, names: BlockNames, state: _Session, reached: bool
+    ) -> bool:
+        """Whether a block uses PyTorch: its code, its own run, or what it reads."""
+        return (
+            self.cache.source.code_needs_torch(source)
+            or reached
+            or state.reads_torch(names)
+        )
 
     def _run(
         self,
@@ -98,12 +121,14 @@ class CachedFence:
         needs: frozenset[int],
         args: tuple[str, str, dict[str, Any], Markdown],
         kwargs: dict[str, Any],
-    ) -> tuple[str, bool]:
-        """Run a block with markdown-exec: ``(html, whether to cache it)``.
+    ) -> tuple[dict[str, Any], bool]:
+        """Run a block with markdown-exec: ``(output, whether to cache it)``.
 
-        The earlier blocks it depends on that were served from the cache run
-        first, in page order; a block that logged a warning (it raised) is
-        never cached.
+        The output is ``{"html": ..., "torch": ...}``: ``torch`` says whether
+        the block's own run (not the replay of earlier ones) reached library
+        code that uses PyTorch. The earlier blocks it depends on that were
+        served from the cache run first, in page order; a block that logged a
+        warning (it raised) is never cached.
         """
         for i in sorted(needs):
             block = state.blocks[i]
@@ -114,10 +139,12 @@ class CachedFence:
         exec_logger = logging.getLogger(EXEC_LOGGER)
         exec_logger.addHandler(watcher)
         try:
-            html = _markdown_exec(source, *args, **kwargs)
+            with self.cache.recorder.within() as own:
+                html = _markdown_exec(source, *args, **kwargs)
         finally:
             exec_logger.removeHandler(watcher)
-        return html, watcher.count == 0
+        torch = bool(own & self.cache.source.torch)
+        return {"html": html, "torch": torch}, watcher.count == 0
 
 
 def _markdown_exec(
@@ -196,6 +223,7 @@ class _Block:
     source: str
     units: frozenset[str]
     ran: bool  # run in this build, so its effects are in the session
+    torch: bool = False  # it, or an earlier block it depends on, uses PyTorch
 
 
 @dataclass
@@ -214,9 +242,18 @@ class _Session:
 
     blocks: list[_Block] = field(default_factory=list)
     groups: dict[str, set[int]] = field(default_factory=dict)  # name -> its blocks
+    # Names a block that needs PyTorch bound other than by import (the Run
+    # button still runs its imports; see docs/assets/run-worker.js).
+    torch_names: set[str] = field(default_factory=set)
     imported: set[str] = field(default_factory=set)
     # The dynamic blocks, and the blocks they depend on.
     everything: set[int] = field(default_factory=set)
+
+    def reads_torch(self, names: BlockNames) -> bool:
+        """Whether a block reads what a block that needs PyTorch made."""
+        return bool(names.reads & self.torch_names) or (
+            names.dynamic and bool(self.torch_names)
+        )
 
     def depends(self, names: BlockNames) -> frozenset[int]:
         """The earlier blocks a block with these names depends on."""
@@ -235,10 +272,13 @@ class _Session:
         units: frozenset[str],
         *,
         ran: bool,
+        torch: bool = False,
     ) -> None:
         """Record a block, after it was run or served from the cache."""
         index = len(self.blocks)
-        self.blocks.append(_Block(source, units, ran))
+        self.blocks.append(_Block(source, units, ran, torch))
+        if torch:
+            self.torch_names |= names.binds - names.imported
         mine = needs | {index}
         if names.dynamic:  # with what it needs, so that a replay of it can run
             self.everything |= mine

@@ -213,7 +213,9 @@ class Recorder:
         def reading(
             filename: str, module_globals: dict[str, Any] | None = None
         ) -> list[str]:
-            reached.update(self.source.units_of_file(_resolved(filename)))
+            units = self.source.units_of_file(_resolved(filename))
+            for recording in _RECORDING:  # this one, and a cell's within it
+                recording.update(units)
             return getlines(filename, module_globals)
 
         linecache.getlines = reading
@@ -224,6 +226,30 @@ class Recorder:
             _RECORDING.pop()
             linecache.getlines = getlines
             self._settle_memos(before, reached)
+
+    @contextmanager
+    def within(self) -> Iterator[set[str]]:
+        """The units one part of a recording reached (one block, one cell).
+
+        They are kept by the recording too. A memo that serves a result inside
+        brings the units of the run that filled it, as for a whole recording.
+        Outside a recording it records nothing.
+        """
+        units: set[str] = set()
+        if not _RECORDING:
+            yield units
+            return
+        before = {unit: memo.cache_info() for unit, memo in self._memos().items()}
+        _RECORDING.append(units)
+        try:
+            yield units
+        finally:
+            _RECORDING.pop()
+            for unit, memo in self._memos().items():
+                old = before.get(unit)
+                if memo.cache_info().hits > (old.hits if old else 0):
+                    units |= self.memo_units.get(unit, set())
+            _RECORDING[-1].update(units)
 
     def _settle_memos(
         self, before: dict[str, functools._CacheInfo], reached: set[str]

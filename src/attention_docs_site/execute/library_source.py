@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import hashlib
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
@@ -30,20 +31,45 @@ class _Module:
     memoised: frozenset[str]  # units of functions under a functools cache
     starts: list[int]  # first lines of the function units, sorted
     spans: list[tuple[int, int, str]]  # (first, last, unit), same order
+    torch: frozenset[str]  # function units whose code names torch
+
+
+def _functions(tree: ast.Module) -> Iterator[tuple[ast.AST, str]]:
+    """Each function and method unit's node, with its qualified name."""
+    for node in tree.body:
+        if is_function(node):
+            yield node, node.name
+        elif isinstance(node, ast.ClassDef):
+            yield from (
+                (d, f"{node.name}.{d.name}") for d in node.body if is_function(d)
+            )
 
 
 def _function_spans(tree: ast.Module) -> list[tuple[int, int, str]]:
     """(first line, last line, qualified name) of each function and method unit."""
     spans = []
-    for node in tree.body:
-        defs = [(node, node.name)] if is_function(node) else []
-        if isinstance(node, ast.ClassDef):
-            defs = [(d, f"{node.name}.{d.name}") for d in node.body if is_function(d)]
-        for definition, name in defs:
-            decorators = [d.lineno for d in definition.decorator_list]
-            first = min([definition.lineno, *decorators])
-            spans.append((first, definition.end_lineno or first, name))
+    for definition, name in _functions(tree):
+        assert is_function(definition)
+        decorators = [d.lineno for d in definition.decorator_list]
+        first = min([definition.lineno, *decorators])
+        spans.append((first, definition.end_lineno or first, name))
     return sorted(spans)
+
+
+def names_torch(node: ast.AST) -> bool:
+    """Whether code uses PyTorch: names ``torch`` or imports it (or ``_torch``)."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name) and child.id == "torch":
+            return True
+        if isinstance(child, ast.Import | ast.ImportFrom):
+            modules = (
+                [a.name for a in child.names] if isinstance(child, ast.Import) else []
+            )
+            if isinstance(child, ast.ImportFrom):
+                modules.append(child.module or "")
+            if any(m.split(".")[0] in {"torch", "_torch"} for m in modules):
+                return True
+    return False
 
 
 def is_function(
@@ -84,7 +110,68 @@ def _cut(name: str, text: str) -> _Module:
     units[f"{name}:{DATA}"] = _digest("".join(data))
     spans = [(first, last, f"{name}:{unit}") for first, last, unit in spans]
     memoised = frozenset(f"{name}:{function}" for function in _memoised(tree))
-    return _Module(name, units, memoised, [s[0] for s in spans], spans)
+    torch = frozenset(
+        f"{name}:{unit}" for node, unit in _functions(tree) if names_torch(node)
+    )
+    return _Module(name, units, memoised, [s[0] for s in spans], spans, torch)
+
+
+def _imported(tree: ast.AST, package: str, here: str = "") -> set[str]:
+    """The library's modules an import statement of ``tree`` names.
+
+    ``here`` is the importing module's package (for relative imports).
+    ``from attention_docs import model`` names both the package and the module.
+    """
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = here.split(".")[: len(here.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            found.add(base)
+            found |= {f"{base}.{alias.name}" for alias in node.names}
+    return {name for name in found if name.split(".")[0] == package}
+
+
+def _typing_only(node: ast.stmt) -> bool:
+    """``if TYPE_CHECKING:`` (what it imports is never imported when run)."""
+    if not isinstance(node, ast.If) or node.orelse:
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _torch_modules(root: Path, package: str) -> frozenset[str]:
+    """The library's modules whose import imports PyTorch (see LibrarySource)."""
+    top_level: dict[str, set[str]] = {}
+    flagged = set()
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        dotted = ".".join((package, *parts)).removesuffix(".__init__")
+        here = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
+        tree = ast.parse(path.read_text("utf-8"))
+        statements = [
+            node
+            for node in tree.body
+            if not is_function(node) and not _typing_only(node)
+        ]
+        module = ast.Module(body=statements, type_ignores=[])
+        if names_torch(module):
+            flagged.add(dotted)
+        top_level[dotted] = _imported(module, package, here)
+    changed = True
+    while changed:
+        changed = False
+        for name, imports in top_level.items():
+            if name not in flagged and imports & flagged:
+                flagged.add(name)
+                changed = True
+    return frozenset(flagged)
 
 
 class LibrarySource:
@@ -108,11 +195,29 @@ class LibrarySource:
             for module in self.modules.values()
             for unit, digest in module.units.items()
         }
+        self.torch = frozenset().union(*(m.torch for m in self.modules.values()))
+        """The function units that use PyTorch (which has no WebAssembly build)."""
+        self.torch_modules = _torch_modules(self.root, self.package)
+        """The modules that import PyTorch when imported (themselves or through
+        a module they import first)."""
         # Function name -> the memoised units of that name.
         self.memoised: dict[str, set[str]] = {}
         for module in self.modules.values():
             for unit in module.memoised:
                 self.memoised.setdefault(unit.split(":")[1], set()).add(unit)
+
+    def code_needs_torch(self, source: str) -> bool:
+        """Whether code names torch or imports a module of :attr:`torch_modules`.
+
+        False for code that does not parse (markdown-exec reports it).
+        """
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            return False
+        if names_torch(tree):
+            return True
+        return any(m in self.torch_modules for m in _imported(tree, self.package))
 
     def data_units(self) -> set[str]:
         """Every module's data unit: what any run may read without calling."""

@@ -23,10 +23,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attention_docs_site.execute.fence import block_names
 from attention_docs_site.upstream.ipython import quiet_tracebacks
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode
+
+    from attention_docs_site.execute.library_reach import Recorder
 
 
 class NotebookCellError(RuntimeError):
@@ -185,7 +188,13 @@ def _failure(path: str, index: int, source: str, error: BaseException) -> str:
     )
 
 
-def execute(nb: NotebookNode, path: str, *, allow_errors: bool = False) -> NotebookNode:
+def execute(
+    nb: NotebookNode,
+    path: str,
+    *,
+    allow_errors: bool = False,
+    recorder: Recorder | None = None,
+) -> NotebookNode:
     """Run every code cell of a notebook in order and record its outputs.
 
     Parameters:
@@ -194,6 +203,11 @@ def execute(nb: NotebookNode, path: str, *, allow_errors: bool = False) -> Noteb
             directory, and error messages name it.
         allow_errors: Record a raising cell's error as an output and go on,
             instead of stopping.
+        recorder: What records the library's reach. A cell that reaches a function
+            that uses PyTorch, names torch or imports a module that does, or
+            reads a name a torch cell bound, gets
+            ``metadata["attention_docs"]["needs"] = "torch"`` (the Run button
+            offers the notebook instead; it still runs the cell's imports).
 
     Returns:
         The notebook, with outputs and execution counts.
@@ -210,11 +224,26 @@ def execute(nb: NotebookNode, path: str, *, allow_errors: bool = False) -> Noteb
     os.chdir(Path(path).resolve().parent)
     try:
         number = 0
+        torch_names: set[str] = set()
         for cell in nb.cells:
             if cell.cell_type != "code":
                 continue
             number += 1
-            _run_cell(shell, cell, path, number, allow_errors)
+            within: contextlib.AbstractContextManager[set[str]] = (
+                recorder.within() if recorder else contextlib.nullcontext(set())
+            )
+            with within as units:
+                _run_cell(shell, cell, path, number, allow_errors)
+            names = block_names(cell.source)
+            library = recorder.source if recorder else None
+            if library is not None and (
+                units & library.torch
+                or library.code_needs_torch(cell.source)
+                or (names.dynamic and torch_names)
+                or names.reads & torch_names
+            ):
+                cell.metadata["attention_docs"] = {"needs": "torch"}
+                torch_names |= names.binds - names.imported
     finally:
         os.chdir(here)
         shell.reset(new_session=False)

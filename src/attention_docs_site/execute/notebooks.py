@@ -19,10 +19,13 @@ from urllib.parse import urljoin, urlsplit
 
 from attention_docs_site.execute import notebook_run, render_cache
 from attention_docs_site.execute.cache import ExecCache
+from attention_docs_site.execute.runnable import mark_cells
 from attention_docs_site.upstream.mkdocs_jupyter import quicken
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode
+
+    from attention_docs_site.execute.library_reach import Recorder
 
 logger = logging.getLogger("mkdocs.plugins.attention_docs.notebooks")
 
@@ -51,18 +54,23 @@ class CachedConverter:
         """Convert one notebook, from the cache when nothing it depends on changed."""
         options = {**options, "execute": self.execute}
         source = Path(nb_path).read_text(encoding="utf-8")
+        recorder = self.cache.recorder
         entry = self.cache.cached(
             "notebook",
             f"notebook {nb_path}",
-            lambda: (run_notebook(self.nb2html, nb_path, options), True),  # raises
+            lambda: (run_notebook(self.nb2html, nb_path, options, recorder), True),
             source=source,
             name=Path(nb_path).name,  # its suffix says how jupytext reads it
             options=options,  # mkdocs-jupyter's, as it hands them over
             jupyter=jupyter_settings(),
-            form="html+ipynb",
+            # Its cells' metadata say which need PyTorch (notebook_run.execute).
+            form="html+ipynb, which cells need PyTorch (memos included)",
         ).value
         self.executed[str(Path(nb_path).resolve())] = entry["ipynb"]
-        return entry["html"]
+        import nbformat
+
+        nb = nbformat.reads(entry["ipynb"], as_version=4)
+        return mark_cells(entry["html"], nb, Path(nb_path).name)
 
 
 # The settings files a Jupyter application reads, in each settings folder.
@@ -136,7 +144,10 @@ def _cached_toc(
 
 
 def run_notebook(
-    nb2html: Callable[..., str], nb_path: str, options: dict[str, object]
+    nb2html: Callable[..., str],
+    nb_path: str,
+    options: dict[str, object],
+    recorder: Recorder | None = None,
 ) -> dict[str, str]:
     """Convert a notebook, executing it in this process rather than in a kernel.
 
@@ -144,6 +155,9 @@ def run_notebook(
     most of a cold build; in-process, the notebooks share the imports and the
     library's memoised results with the pages. The notebook is handed to
     mkdocs-jupyter as an ``.ipynb`` file with stable cell ids.
+
+    ``recorder`` tells which cells use PyTorch; their metadata say so, and
+    :meth:`NotebookConverter.__call__` marks them for the Run button.
 
     Returns:
         ``{"html": page HTML, "ipynb": the notebook with its outputs}``.
@@ -154,7 +168,7 @@ def run_notebook(
     if options.get("execute"):
         logger.info("executing %s in-process", nb_path)
         allow_errors = bool(options.get("allow_errors"))
-        notebook_run.execute(nb, nb_path, allow_errors=allow_errors)
+        notebook_run.execute(nb, nb_path, allow_errors=allow_errors, recorder=recorder)
     with tempfile.TemporaryDirectory() as folder:
         executed = Path(folder) / f"{Path(nb_path).stem}.ipynb"
         nbformat.write(nb, executed)

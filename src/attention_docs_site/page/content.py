@@ -37,6 +37,7 @@ from attention_docs_site.page.notebook_pages import (
 )
 from attention_docs_site.page.notebook_setup import add_setup_cell, run_yourself_box
 from attention_docs_site.page.polish import polish_page
+from attention_docs_site.page.run import run_data
 from attention_docs_site.translations import TranslationError
 from attention_docs_site.upstream.material_titles import ForeignTitles, page_key
 
@@ -70,8 +71,11 @@ def page_content(
             ids = heading_ids(html)
             rename_toc(page.toc, ids)
             body = rename_headings(slim_notebook(html), ids)
+            body += run_data(body, page.url, edition, wheel)
             return notice + link + in_its_language(body, page, edition, editions)
         html = edition_downloads(html, page.url, edition)
+        if wheel is not None:
+            html += run_data(html, page.url, edition, wheel)
         return notice + in_its_language(html, page, edition, editions)
     except TranslationError:
         raise  # already names the file

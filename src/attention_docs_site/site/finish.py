@@ -17,7 +17,8 @@ from mkdocs.exceptions import PluginError
 
 from attention_docs_site.editions import Editions
 from attention_docs_site.execute.notebooks import write_notebook_zips
-from attention_docs_site.site import csp, links, math_font
+from attention_docs_site.layout import PYODIDE_FOLDER
+from attention_docs_site.site import csp, links, math_font, pyodide
 from attention_docs_site.site.book.pdf import (
     PDF_FOLDER,
     book_pages,
@@ -66,6 +67,16 @@ def write_site_files(config: MkDocsConfig, project: Path, editions: Editions) ->
     stagger_component_mounts(site, config.theme.dirs)
     wheel = write_wheel(project, site)
     log.info("attention_docs wheel: %s (%d bytes)", wheel.name, wheel.stat().st_size)
+    try:
+        published = pyodide.write_runtime(project, site / PYODIDE_FOLDER)
+    except pyodide.PyodideFileError as error:
+        raise PluginError(f"attention_docs Pyodide: {error}") from None
+    log.info(
+        "attention_docs Pyodide %s: %d files (%d bytes), each package checked",
+        pyodide.VERSION,
+        len(published),
+        sum(path.stat().st_size for path in published),
+    )
     write_notebook_zips(site, wheel, {e.lang: e.folder for e in editions})
     folders = tuple(edition.lang for edition in editions.translated)
     counts = split_search_index(site, folders)

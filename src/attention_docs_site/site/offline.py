@@ -40,7 +40,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from attention_docs_site.execute.notebooks import write_zip
-from attention_docs_site.layout import DIST_FOLDER, OFFLINE_FOLDER, PDF_FOLDER, zip_name
+from attention_docs_site.layout import (
+    DIST_FOLDER,
+    OFFLINE_FOLDER,
+    PDF_FOLDER,
+    PYODIDE_FOLDER,
+    zip_name,
+)
 from attention_docs_site.site.csp import POLICY_META
 from attention_docs_site.upstream.material_html import offline_theme_edits
 
@@ -72,7 +78,8 @@ def edition_files(site_dir: Path, folder: str, others: list[str]) -> list[str]:
         if name.startswith((f"{OFFLINE_FOLDER}/", f"{PDF_FOLDER}/")):
             continue  # the downloads: the copy links them on the published site
         if folder:
-            if not name.startswith((folder, "assets/", f"{DIST_FOLDER}/")):
+            shared = ("assets/", f"{DIST_FOLDER}/", f"{PYODIDE_FOLDER}/")
+            if not name.startswith((folder, *shared)):
                 continue
         elif any(name.startswith(other) for other in others):
             continue

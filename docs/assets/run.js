@@ -1,0 +1,227 @@
+// The Run button: a reader edits a page's code and runs it in the browser.
+//
+// The build marks each code block's output and each exercise cell (class
+// ad-run) with its code, session and output format, and whether it needs
+// PyTorch, which Pyodide lacks (attention_docs_site/execute/runnable.py);
+// the page's #ad-run-data holds where Python's files are and the button's
+// words (page/run.py). This script adds the buttons; a block that needs
+// PyTorch offers the notebooks instead of a run.
+// Python itself loads only on the first click, in a Web Worker
+// (run-worker.js), from the site's own files; a second page reuses the
+// browser's cache of them. A page's blocks share one namespace per session,
+// as in the build: running a block first runs the earlier blocks of its
+// session that have not run yet.
+(() => {
+  let worker = null;
+  let started = null;
+  let next = 0;
+  const waiting = new Map();
+  const ran = new Set(); // the blocks whose code this worker has run
+
+  const data = () => JSON.parse(document.getElementById("ad-run-data").textContent);
+
+  function ask(message, onProgress = () => {}) {
+    const id = ++next;
+    return new Promise((resolve) => {
+      waiting.set(id, { resolve, onProgress });
+      worker.postMessage({ ...message, id });
+    });
+  }
+
+  function answer({ data: message }) {
+    const entry = waiting.get(message.id);
+    if (!entry) return;
+    if (message.type === "progress") entry.onProgress(message);
+    else {
+      waiting.delete(message.id);
+      entry.resolve(message);
+    }
+  }
+
+  function startPython(labels, status) {
+    if (!started) {
+      const { runtime, wheel } = data();
+      worker = new Worker(new URL("run-worker.js", SCRIPT));
+      worker.onmessage = answer;
+      worker.onerror = (event) => {
+        // The worker's script did not load or start: every waiting run ends.
+        for (const [id, entry] of waiting) {
+          waiting.delete(id);
+          entry.resolve({ error: event.message || "the worker did not start" });
+        }
+        worker = started = null;
+      };
+      const absolute = (path) => new URL(path, location.href).href;
+      started = ask({ type: "start", runtime: absolute(runtime), wheel: absolute(wheel) }, (p) =>
+        status(p.step === "packages" ? labels.loading_packages.replace("{names}", p.name) : labels["loading_" + p.step]),
+      ).then((reply) => {
+        if (reply.error) started = null;
+        return reply;
+      });
+    }
+    return started;
+  }
+
+  const SCRIPT = document.currentScript.src;
+
+  function element(name, attributes = {}, text = "") {
+    const node = document.createElement(name);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function pre(text, className) {
+    const node = element("pre", { class: className });
+    node.textContent = text;
+    return node;
+  }
+
+  // What a block's run shows, in place of the build's output.
+  function render(block, reply) {
+    const out = document.createElement("div");
+    const format = block.dataset.runFormat;
+    if (reply.stdout) {
+      if (format === "html") out.insertAdjacentHTML("beforeend", reply.stdout);
+      else out.append(pre(format === "markdown" ? unfence(reply.stdout) : reply.stdout, "ad-run-stdout"));
+    }
+    for (const item of reply.shown ?? []) {
+      if (item.html !== undefined) out.insertAdjacentHTML("beforeend", item.html);
+      else out.append(pre(item.text, "ad-run-stdout"));
+    }
+    if (reply.error) out.append(pre(reply.error, "ad-run-error"));
+    return out;
+  }
+
+  // A printed Markdown code block (a source listing) shows as its code.
+  const unfence = (text) => text.replace(/^```\w*\n([\s\S]*?)\n```\s*$/, "$1");
+
+  function blocksOf(session) {
+    return [...document.querySelectorAll(`[data-run-session="${CSS.escape(session)}"]`)];
+  }
+
+  async function run(block, panel) {
+    const { labels } = data();
+    const status = (text) => (panel.status.textContent = text);
+    const button = panel.run;
+    button.disabled = true;
+    status("");
+    try {
+      if (location.protocol === "file:") {
+        status(labels.file_protocol);
+        return;
+      }
+      const start = await startPython(labels, status);
+      if (start.error) {
+        status(labels.failed + " " + start.error);
+        return;
+      }
+      const session = block.dataset.runSession;
+      for (const earlier of blocksOf(session)) {
+        if (earlier === block) break;
+        if (ran.has(earlier)) continue;
+        status(labels.running_earlier);
+        if (earlier.dataset.runNeeds) {
+          // It cannot run here, but what it imports, later blocks may use.
+          await ask({ type: "imports", session, code: earlier.dataset.runCode });
+          ran.add(earlier);
+          continue;
+        }
+        const reply = await ask({ type: "run", session, code: codeOf(earlier), mode: earlier.dataset.runMode });
+        ran.add(earlier);
+        if (reply.error) {
+          status(labels.earlier_failed);
+          block.output.replaceChildren(render(earlier, reply));
+          return;
+        }
+      }
+      status(labels.running);
+      const reply = await ask({ type: "run", session, code: panel.code.value, mode: block.dataset.runMode });
+      ran.add(block);
+      block.output.replaceChildren(render(block, reply));
+      document.dispatchEvent(new CustomEvent("ad:content"));
+      status(reply.error ? labels.raised : labels.done);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  const codeOf = (block) => block.panel?.code.value ?? block.dataset.runCode;
+
+  function openPanel(block, toggle) {
+    const { labels } = data();
+    const panel = element("div", { class: "ad-run-panel" });
+    const id = `ad-run-${Math.random().toString(36).slice(2)}`;
+    panel.id = id;
+    toggle.setAttribute("aria-controls", id);
+    if (block.dataset.runNeeds) {
+      const note = element("p", { class: "ad-run-note" });
+      note.innerHTML = labels.needs_torch;
+      panel.append(pre(block.dataset.runCode, "ad-run-source"), note);
+    } else {
+      const code = element("textarea", {
+        class: "ad-run-code",
+        spellcheck: "false",
+        "aria-label": labels.code,
+        rows: String(Math.min(20, block.dataset.runCode.split("\n").length + 1)),
+        dir: "ltr",
+      });
+      code.value = block.dataset.runCode;
+      const runButton = element("button", { type: "button", class: "md-button md-button--primary" }, labels.run);
+      const reset = element("button", { type: "button", class: "md-button" }, labels.reset);
+      const status = element("p", { class: "ad-run-status", role: "status", "aria-live": "polite" });
+      const original = [...block.output.childNodes].map((node) => node.cloneNode(true));
+      const controls = element("div", { class: "ad-run-controls" });
+      controls.append(runButton, reset);
+      panel.append(code, controls, status);
+      Object.assign(panel, { code, run: runButton, status });
+      runButton.addEventListener("click", () => run(block, panel));
+      code.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" && (event.ctrlKey || event.metaKey || event.shiftKey)) {
+          event.preventDefault();
+          run(block, panel);
+        }
+      });
+      reset.addEventListener("click", () => {
+        code.value = block.dataset.runCode;
+        block.output.replaceChildren(...original.map((node) => node.cloneNode(true)));
+        ran.delete(block);
+        status.textContent = "";
+        document.dispatchEvent(new CustomEvent("ad:content"));
+      });
+    }
+    block.panel = panel;
+    toggle.after(panel);
+    return panel;
+  }
+
+  function setUp() {
+    const blocks = document.querySelectorAll(".ad-run:not([data-run-ready])");
+    if (!blocks.length) return;
+    const { labels } = data();
+    for (const block of blocks) {
+      block.dataset.runReady = "";
+      const cell = block.dataset.runMode === "cell"; // an exercise notebook's
+      block.output = block.querySelector(cell ? ".jp-Cell-outputWrapper" : ".ad-run-output");
+      if (!block.output) {
+        block.output = element("div", { class: "jp-Cell-outputWrapper" });
+        block.append(block.output);
+      }
+      const label = block.dataset.runNeeds ? labels.open_torch : labels.open;
+      const toggle = element("button", { type: "button", class: "ad-run-open", "aria-expanded": "false" }, label);
+      // The build leaves a place for it (execute/runnable.py).
+      const toolbar = block.querySelector(":scope > .ad-run-toolbar");
+      toolbar.append(toggle);
+      toggle.addEventListener("click", () => {
+        const open = toggle.getAttribute("aria-expanded") !== "true";
+        toggle.setAttribute("aria-expanded", String(open));
+        const panel = block.panel ?? openPanel(block, toggle);
+        panel.hidden = !open;
+        if (open) panel.querySelector("textarea")?.focus();
+      });
+    }
+  }
+
+  if (window.document$) window.document$.subscribe(setUp);
+  else setUp();
+})();

