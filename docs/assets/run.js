@@ -105,6 +105,7 @@
     const status = (text) => (panel.status.textContent = text);
     const button = panel.run;
     button.disabled = true;
+    block.setAttribute("aria-busy", "true");
     status("");
     try {
       if (location.protocol === "file:") {
@@ -143,6 +144,7 @@
       status(reply.error ? labels.raised : labels.done);
     } finally {
       button.disabled = false;
+      block.removeAttribute("aria-busy");
     }
   }
 

@@ -10,6 +10,7 @@ import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
+from matplotlib.ticker import MultipleLocator
 
 from ..labels import label
 from ..plotting import curves, heatmaps
@@ -66,6 +67,8 @@ def _against_d(measure: str, axis: str, lang: str) -> Drawing:
         xticks=[1, 4, 16, 64, 256, 1024],
         lang=lang,
     )
+    if measure == "top":  # weights: every 0.2, whatever the font's metrics
+        fig.axes[0].yaxis.set_major_locator(MultipleLocator(0.2))
     alt = label(
         f"{measure}_alt",
         lang,
