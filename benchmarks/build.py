@@ -84,6 +84,10 @@ def copy_project(target: Path, root: Path = ROOT) -> None:
             )
         else:
             shutil.copy2(source, target / name)
+    pyodide = root / "tools" / "pyodide"  # what the build publishes, linked
+    if pyodide.is_dir():
+        (target / "tools").mkdir(exist_ok=True)
+        (target / "tools" / "pyodide").symlink_to(pyodide, target_is_directory=True)
 
 
 def commit(checkout: Path) -> str:

@@ -64,6 +64,11 @@ MISSING_CHROMIUM = (
 )
 
 
+# What `mkdocs build` reads but no test changes: linked, not copied (Pyodide's
+# runtime and the carrier wheel, about 90 MB, which the build publishes).
+SITE_LINKED = ("tools/pyodide",)
+
+
 def copy_site(destination: Path) -> Path:
     """Copy what `mkdocs build` reads into a fresh folder, for fault injection."""
     destination.mkdir(parents=True)
@@ -73,6 +78,9 @@ def copy_site(destination: Path) -> Path:
             shutil.copytree(source, destination / name)
         else:
             shutil.copy2(source, destination / name)
+    for name in SITE_LINKED:
+        (destination / name).parent.mkdir(parents=True, exist_ok=True)
+        (destination / name).symlink_to(ROOT / name, target_is_directory=True)
     return destination
 
 

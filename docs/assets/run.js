@@ -80,7 +80,7 @@
   // What a block's run shows, in place of the build's output.
   function render(block, reply) {
     const out = document.createElement("div");
-    const format = block.dataset.runFormat;
+    const format = block.dataset.runFormat ?? "html";
     if (reply.stdout) {
       if (format === "html") out.insertAdjacentHTML("beforeend", reply.stdout);
       else out.append(pre(format === "markdown" ? unfence(reply.stdout) : reply.stdout, "ad-run-stdout"));
@@ -123,12 +123,13 @@
         if (ran.has(earlier)) continue;
         status(labels.running_earlier);
         if (earlier.dataset.runNeeds) {
-          // It cannot run here, but what it imports, later blocks may use.
-          await ask({ type: "imports", session, code: earlier.dataset.runCode });
+          // It cannot run here, but what it imports, later blocks may use
+          // (the build keeps the code of such a block only if it imports).
+          if (earlier.dataset.runCode) await ask({ type: "imports", session, code: earlier.dataset.runCode });
           ran.add(earlier);
           continue;
         }
-        const reply = await ask({ type: "run", session, code: codeOf(earlier), mode: earlier.dataset.runMode });
+        const reply = await ask({ type: "run", session, code: codeOf(earlier), mode: modeOf(earlier) });
         ran.add(earlier);
         if (reply.error) {
           status(labels.earlier_failed);
@@ -137,7 +138,7 @@
         }
       }
       status(labels.running);
-      const reply = await ask({ type: "run", session, code: panel.code.value, mode: block.dataset.runMode });
+      const reply = await ask({ type: "run", session, code: panel.code.value, mode: modeOf(block) });
       ran.add(block);
       block.output.replaceChildren(render(block, reply));
       document.dispatchEvent(new CustomEvent("ad:content"));
@@ -149,6 +150,7 @@
   }
 
   const codeOf = (block) => block.panel?.code.value ?? block.dataset.runCode;
+  const modeOf = (block) => block.dataset.runMode ?? "print";
 
   function openPanel(block, toggle) {
     const { labels } = data();
@@ -159,7 +161,8 @@
     if (block.dataset.runNeeds) {
       const note = element("p", { class: "ad-run-note" });
       note.innerHTML = labels.needs_torch;
-      panel.append(pre(block.dataset.runCode, "ad-run-source"), note);
+      if (block.dataset.runCode) panel.append(pre(block.dataset.runCode, "ad-run-source"));
+      panel.append(note);
     } else {
       const code = element("textarea", {
         class: "ad-run-code",
@@ -203,7 +206,7 @@
     const { labels } = data();
     for (const block of blocks) {
       block.dataset.runReady = "";
-      const cell = block.dataset.runMode === "cell"; // an exercise notebook's
+      const cell = modeOf(block) === "cell"; // an exercise notebook's
       block.output = block.querySelector(cell ? ".jp-Cell-outputWrapper" : ".ad-run-output");
       if (!block.output) {
         block.output = element("div", { class: "jp-Cell-outputWrapper" });

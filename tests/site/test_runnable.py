@@ -37,7 +37,8 @@ def test_a_block_s_code_reads_back_exactly_from_its_mark() -> None:
     outer, inner, _, toolbar = _attributes(marked)
     assert outer["data-run-code"] == source
     assert outer["data-run-session"] == "page-en"
-    assert outer["data-run-format"] == "html"
+    assert "data-run-format" not in outer  # HTML, the default
+    assert "data-run-mode" not in outer  # printed output, the default
     assert "data-run-needs" not in outer
     assert inner["class"] == "ad-run-output"
     assert toolbar["class"] == "ad-run-toolbar"
@@ -48,6 +49,9 @@ def test_a_block_that_needs_torch_says_so() -> None:
     (outer, _, _) = _attributes(marked)
     assert outer["data-run-needs"] == "torch"
     assert outer["data-run-format"] == "markdown"
+    assert "data-run-code" not in outer  # no import a later block could use
+    (kept, _, _) = _attributes(runnable("", "import torch", "s", html=True, torch=True))
+    assert kept["data-run-code"] == "import torch"
 
 
 def test_the_library_s_torch_units_are_those_whose_code_names_torch() -> None:

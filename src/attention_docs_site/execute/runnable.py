@@ -44,12 +44,19 @@ def runnable(output: str, source: str, session: str, *, html: bool, torch: bool)
 
 
 def _marks(source: str, session: str, mode: str, form: str, torch: bool) -> str:
-    attributes = {
-        "data-run-session": session,
-        "data-run-mode": mode,
-        "data-run-format": form,
-        "data-run-code": source,
-    }
+    """The mark's attributes; what run.js assumes by default is left out.
+
+    A page's weight counts (tests/e2e/test_build.py): ``mode`` "print" and
+    ``form`` "html" are the defaults, and a block that needs PyTorch carries
+    its code only if it imports something (later blocks may use it).
+    """
+    attributes = {"data-run-session": session}
+    if mode != "print":
+        attributes["data-run-mode"] = mode
+    if form != "html":
+        attributes["data-run-format"] = form
+    if not torch or _imports(source):
+        attributes["data-run-code"] = source
     if torch:
         attributes["data-run-needs"] = "torch"
     # Newlines as references: the page's later edits strip lines' leading
@@ -58,6 +65,10 @@ def _marks(source: str, session: str, mode: str, form: str, torch: bool) -> str:
         f'{k}="{html_text.escape(v).replace(chr(10), "&#10;")}"'
         for k, v in attributes.items()
     )
+
+
+def _imports(source: str) -> bool:
+    return bool(re.search(r"^\s*(?:import|from)\s", source, re.MULTILINE))
 
 
 # A code cell's element as mkdocs-jupyter writes it (its id is nbformat's).
