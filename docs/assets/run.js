@@ -149,6 +149,16 @@
     }
   }
 
+  // The build's output, without what explorables.js added to a figure it
+  // started (a copy of that would be a drawing without its handlers).
+  function pristine(output) {
+    const copy = output.cloneNode(true);
+    const added = ".ad-explorable__live, .ad-explorable__controls, .ad-explorable__readout, .ad-explorable__buttons";
+    copy.querySelectorAll(added).forEach((node) => node.remove());
+    copy.querySelectorAll("[data-live]").forEach((node) => node.removeAttribute("data-live"));
+    return copy.innerHTML;
+  }
+
   const codeOf = (block) => block.panel?.code.value ?? block.dataset.runCode;
   const modeOf = (block) => block.dataset.runMode ?? "print";
 
@@ -175,7 +185,7 @@
       const runButton = element("button", { type: "button", class: "md-button md-button--primary" }, labels.run);
       const reset = element("button", { type: "button", class: "md-button" }, labels.reset);
       const status = element("p", { class: "ad-run-status", role: "status", "aria-live": "polite" });
-      const original = [...block.output.childNodes].map((node) => node.cloneNode(true));
+      const original = pristine(block.output);
       const controls = element("div", { class: "ad-run-controls" });
       controls.append(runButton, reset);
       panel.append(code, controls, status);
@@ -189,7 +199,7 @@
       });
       reset.addEventListener("click", () => {
         code.value = block.dataset.runCode;
-        block.output.replaceChildren(...original.map((node) => node.cloneNode(true)));
+        block.output.innerHTML = original; // an explorable starts again (ad:content)
         ran.delete(block);
         status.textContent = "";
         document.dispatchEvent(new CustomEvent("ad:content"));
