@@ -18,7 +18,7 @@
   const waiting = new Map();
   const ran = new Set(); // the blocks whose code this worker has run
 
-  const data = () => JSON.parse(document.getElementById("ad-run-data").textContent);
+  const data = () => JSON.parse(document.getElementById("ad-run-data").dataset.run);
 
   function ask(message, onProgress = () => {}) {
     const id = ++next;

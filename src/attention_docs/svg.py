@@ -159,7 +159,8 @@ def _prefix_ids(svg: str, prefix: str) -> str:
     return _REFERENCE.sub(lambda m: m.group().replace("#", "#" + prefix, 1), svg)
 
 
-_MISSING_GLYPH = r"Glyph .* missing from font"
+# matplotlib 3.11 says "missing from font(s) X", 3.8 "missing from current font".
+_MISSING_GLYPH = r"Glyph .* missing from (?:current )?font"
 _GLYPH_NUMBER = re.compile(r"Glyph (\d+)")
 
 

@@ -6,10 +6,12 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from packaging.version import Version
 
 import attention_docs
 from attention_docs import Drawing, figure_to_svg, heatmaps
@@ -157,13 +159,22 @@ def text_width(text):
     return drawn.get_window_extent(FigureCanvasAgg(fig).get_renderer()).width
 
 
+# The build's matplotlib shapes Arabic; Pyodide's 3.8.4 (the Run button's, and
+# the floor environment's) draws it letter by letter.
+SHAPES_ARABIC = Version(matplotlib.__version__) > Version("3.8.4")
+
+
 def test_arabic_is_measured_as_drawn_joined_not_letter_by_letter():
     """What CONTRIBUTING says: matplotlib shapes Arabic, so the layout fits.
 
     Joined letters are narrower than the same letters kept apart (a zero-width
     non-joiner between them), and lam-alef is one glyph, narrower than the two.
+    On matplotlib 3.8.4 they are not: if that changes, this says so.
     """
     joined, apart = "بببب", "\u200c".join("بببب")
+    if not SHAPES_ARABIC:
+        assert text_width(joined) == text_width(apart)
+        return
     assert text_width(joined) < 0.7 * text_width(apart)
     assert text_width("لا") < 0.8 * text_width("ل\u200cا")
 

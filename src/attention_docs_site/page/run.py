@@ -1,14 +1,15 @@
 """What a page with runnable code blocks tells ``docs/assets/run.js``.
 
 The execute stage marks each block's output for the Run button
-(:func:`attention_docs_site.execute.fence.runnable`). A page with such marks
-gets one ``#ad-run-data`` JSON script: where Pyodide and the library's wheel
-are published (relative to the page), and the button's words in the page's
-language.
+(:func:`attention_docs_site.execute.runnable.runnable`). A page with such
+marks gets one ``#ad-run-data`` element, its JSON in an attribute: where
+Pyodide and the library's wheel are published (relative to the page), and the
+button's words in the page's language.
 """
 
 from __future__ import annotations
 
+import html
 import json
 from typing import TYPE_CHECKING
 
@@ -39,7 +40,7 @@ WORDS = (
 
 
 def run_data(content: str, page_url: str, edition: Edition, wheel: Wheel) -> str:
-    """The ``#ad-run-data`` script of a page, or ``""`` if nothing on it runs.
+    """The ``#ad-run-data`` element of a page, or ``""`` if nothing on it runs.
 
     Parameters:
         content: The page's body.
@@ -59,5 +60,6 @@ def run_data(content: str, page_url: str, edition: Edition, wheel: Wheel) -> str
         "labels": labels,
     }
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    text = text.replace("</", "<\\/")  # never closes the script early
-    return f'<script id="ad-run-data" type="application/json">{text}</script>'
+    # An attribute, not a JSON <script>: instant navigation re-creates the
+    # content's scripts as inline ones, which the security policy refuses.
+    return f'<div id="ad-run-data" hidden data-run="{html.escape(text)}"></div>'
