@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -58,16 +58,25 @@ class Explorable(str):
     Attributes:
         kind: Which of the script's figures this is, e.g. ``"nadaraya-watson"``.
         drawing: The static figure, shown without a script and in print.
-        data: What the script needs: the library's inputs, results and
-            reference results, and the figure's text in the page's language.
+        data: What the script needs: the library's inputs and results, and
+            the figure's text in the page's language. The page carries it.
+        references: The library's results at chosen settings, which the
+            browser tests set the controls to and compare the script's
+            drawing with. The page does not carry them: a reader's script
+            never reads them (on the Nadaraya-Watson figure they were 16 KB).
     """
 
     kind: str
     drawing: Drawing
     data: Mapping[str, Any]
+    references: Sequence[Mapping[str, Any]]
 
     def __new__(  # noqa: D102
-        cls, kind: str, drawing: Drawing, data: Mapping[str, Any]
+        cls,
+        kind: str,
+        drawing: Drawing,
+        data: Mapping[str, Any],
+        references: Sequence[Mapping[str, Any]] = (),
     ) -> Explorable:  # noqa: D102
         if not _KIND.fullmatch(kind):
             raise ValueError(
@@ -85,6 +94,7 @@ class Explorable(str):
         )
         explorable = super().__new__(cls, page)
         explorable.kind, explorable.drawing, explorable.data = kind, drawing, data
+        explorable.references = references
         return explorable
 
     def __repr__(self) -> str:

@@ -53,10 +53,7 @@ def test_home_page_has_a_figure_computed_at_build_time(built_site, lang):
 @pytest.mark.parametrize("lang", PAGES)
 def test_math_is_mathml_not_raw_tex(built_site, lang):
     html = (built_site / PAGES[lang]).read_text(encoding="utf-8")
-    assert (
-        '<math dir="ltr" xmlns="http://www.w3.org/1998/Math/MathML" display="block">'
-        in html
-    )
+    assert '<math dir="ltr" display="block">' in html
     assert "arithmatex" not in html and "\\sum" not in html and "$$" not in html
 
 
@@ -539,19 +536,20 @@ def test_the_pdf_bookmarks_are_the_book_s_titles(built_site, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_teaching_page_stays_within_160_kib(built_site, lang):
+def test_every_teaching_page_stays_within_150_kib(built_site, lang):
     """Chapters and notebooks stay light; the API reference is exempt.
 
-    The budget was 150 KiB until the two-basins figure and the far-query note
-    (#44) took attention-pooling and parametric-attention-pooling to about
-    157 KiB; bringing them back under 150 is an open task.
+    The budget went up to 160 KiB when the two-basins figure and the far-query
+    note (#44) took two chapters to about 157 KiB, and came back to 150 when
+    their formulas lost their character references and their explorables the
+    reference results only the tests read.
     """
     pages = ["", *CHAPTERS, *NOTEBOOK_PAGES, "glossary", "references"]
     sizes = {
         page: (built_site / LANGS[lang] / page / "index.html").stat().st_size
         for page in pages
     }
-    assert {page: size for page, size in sizes.items() if size > 160 * 1024} == {}
+    assert {page: size for page, size in sizes.items() if size > 150 * 1024} == {}
 
 
 class _Scripts(HTMLParser):

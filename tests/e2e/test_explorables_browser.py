@@ -125,10 +125,11 @@ def text(data, key):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_nadaraya_watson_draws_the_librarys_numbers(page, site_url, lang):
-    data = figures.nadaraya_watson_explorer(lang).data
+    explorable = figures.nadaraya_watson_explorer(lang)
+    data = explorable.data
     figure = open_figure(page, site_url, "nadaraya-watson", lang)
     kernel, h, query = (text(data, f"ex_{k}") for k in ("kernel", "bandwidth", "query"))
-    for index, reference in enumerate(data["references"]):
+    for index, reference in enumerate(explorable.references):
         set_input(figure, kernel, reference["kernel"])
         set_input(figure, h, reference["bandwidth"])
         set_input(figure, query, reference["query"])
@@ -143,7 +144,7 @@ def test_nadaraya_watson_draws_the_librarys_numbers(page, site_url, lang):
         assert prediction == pytest.approx([reference["prediction"]], abs=TOLERANCE)
         readout = figure.locator("[aria-live=polite]").text_content()
         assert f"{reference['prediction']:.3f}".replace("-", "\u2212") in readout
-        if index in (0, len(data["references"]) - 1):
+        if index in (0, len(explorable.references) - 1):
             shot(figure, f"{lang}-nadaraya-watson-{index}")
     for label, value in ((kernel, "epanechnikov"), (h, 0.3), (query, 2.0)):
         check_changes(figure, label, value)
@@ -184,13 +185,14 @@ def check_nadaraya_watson_drag_and_keys(page, figure, data):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_soft_lookup_draws_the_librarys_numbers_and_its_limits(page, site_url, lang):
-    data = figures.soft_lookup_explorer(lang).data
+    explorable = figures.soft_lookup_explorer(lang)
+    data = explorable.data
     figure = open_figure(page, site_url, "soft-lookup", lang)
     score, temperature, q1, q2 = (
         text(data, f"ex_{k}") for k in ("score", "temperature", "q1", "q2")
     )
     steps = data["steps"]
-    for index, reference in enumerate(data["references"]):
+    for index, reference in enumerate(explorable.references):
         set_input(figure, score, reference["score"])
         set_input(figure, temperature, reference["step"])
         set_input(figure, q1, reference["query"][0])
@@ -262,10 +264,11 @@ def check_soft_lookup_drag_and_keys(page, figure, data):
 def test_gradient_descent_steps_through_the_trained_models_iterates(
     page, site_url, lang
 ):
-    data = figures.gradient_descent_explorer(lang).data
+    explorable = figures.gradient_descent_explorer(lang)
+    data = explorable.data
     figure = open_figure(page, site_url, "gradient-descent", lang)
     run, step = text(data, "ex_run"), text(data, "ex_step")
-    for index, reference in enumerate(data["references"]):
+    for index, reference in enumerate(explorable.references):
         set_input(figure, run, reference["run"])
         set_input(figure, step, reference["step"])
         fit = numbers(figure, ".ad-curve", "data-values")
@@ -304,10 +307,11 @@ def test_gradient_descent_steps_through_the_trained_models_iterates(
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_saturation_draws_the_library_s_weights_as_d_and_c_move(page, site_url, lang):
-    data = figures.saturation_explorer(lang).data
+    explorable = figures.saturation_explorer(lang)
+    data = explorable.data
     figure = open_figure(page, site_url, "saturation", lang)
     scale, dim, c = (text(data, f"ex_sat_{k}") for k in ("scale", "d", "c"))
-    for index, reference in enumerate(data["references"]):
+    for index, reference in enumerate(explorable.references):
         set_input(figure, scale, "scaled" if reference["scaled"] else "raw")
         set_input(figure, dim, data["dimensions"].index(reference["d"]))
         set_input(figure, c, reference["step"])

@@ -94,9 +94,7 @@ def test_a_fallback_page_states_the_language_and_direction_it_is_written_in():
 @pytest.mark.parametrize("display", [True, False])
 def test_every_formula_is_laid_out_left_to_right(display):
     mathml = latex_to_mathml(r"\sum_{j=1}^{m} \alpha_j = 1", display=display)
-    assert re.match(
-        r'<math dir="ltr" xmlns="http://www\.w3\.org/1998/Math/MathML"', mathml
-    )
+    assert re.match(r'<math dir="ltr"[ >]', mathml)
     assert mathml.count("<math") == 1
 
 

@@ -11,6 +11,7 @@ import material
 import nbformat
 import pytest
 from helpers import ROOT
+from latex2mathml.converter import convert
 from mkdocs.contrib.search import LangOption
 
 from attention_docs_site.editions import catalog, read_editions
@@ -41,6 +42,7 @@ from attention_docs_site.site.search_split import (
     split_search_index,
 )
 from attention_docs_site.upstream.guard import UpstreamChanged as ThemeMarkupChanged
+from attention_docs_site.upstream.latex2mathml import written_out
 from attention_docs_site.upstream.material_html import fetch_explorables_late
 from attention_docs_site.upstream.material_page import (
     ApiStyleSheet,
@@ -49,8 +51,6 @@ from attention_docs_site.upstream.material_page import (
     LanguageAlternates,
     SearchLabel,
 )
-
-MATHML = "{http://www.w3.org/1998/Math/MathML}"
 
 
 def edit(page, *handlers):
@@ -176,16 +176,38 @@ def test_a_paragraph_of_one_inline_formula_stays_a_paragraph():
 
 def test_mathml_content_is_the_formula():
     root = ET.fromstring(latex_to_mathml("x^2 < y", display=False))
-    assert root.tag == f"{MATHML}math"
-    identifiers = [el.text for el in root.iter(f"{MATHML}mi")]
+    assert root.tag == "math"
+    identifiers = [el.text for el in root.iter("mi")]
     assert identifiers == ["x", "y"]
-    assert [el.text for el in root.iter(f"{MATHML}mo")] == ["<"]
+    assert [el.text for el in root.iter("mo")] == ["<"]
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\sum_{j=1}^{m} \alpha_j(x) = 1 < \infty",
+        r"f(\mathbf{k}) \leq \sqrt{d} \cdot w",
+    ],
+)
+def test_mathml_is_written_with_characters_not_references(latex):
+    written = latex_to_mathml(latex, display=True)
+    as_converted = written_out(convert(latex, display="block"))
+    assert "xmlns" not in written and "&#x" not in written.replace("&#x0003C;", "")
+    assert len(written) < len(as_converted)
+
+    def read(mathml):  # each element's tag, attributes and text, as XML reads them
+        root = ET.fromstring(mathml)
+        return [(el.tag.split("}")[-1], el.attrib, el.text) for el in root.iter()]
+
+    expected = read(as_converted)
+    expected[0][1].update(dir="ltr")
+    assert read(written) == expected
 
 
 def test_html_escaped_source_is_unescaped_first():
     root = ET.fromstring(latex_to_mathml("a &lt; b", display=False))
-    assert [el.text for el in root.iter(f"{MATHML}mo")] == ["<"]
-    assert [el.text for el in root.iter(f"{MATHML}mi")] == ["a", "b"]
+    assert [el.text for el in root.iter("mo")] == ["<"]
+    assert [el.text for el in root.iter("mi")] == ["a", "b"]
 
 
 def test_empty_formula_is_an_error():

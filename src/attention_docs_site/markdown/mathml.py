@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import html
+import re
+import unicodedata
 import xml.etree.ElementTree as etree
 
 from latex2mathml.converter import convert
@@ -37,7 +39,8 @@ def latex_to_mathml(latex: str, *, display: bool) -> str:
         The MathML element, laid out left to right (``dir="ltr"``) whatever
         the direction of the text around it: the site's formulas are written
         in Latin letters, and in a right-to-left edition a ``<math>`` would
-        otherwise inherit the page's direction and be drawn mirrored.
+        otherwise inherit the page's direction and be drawn mirrored. Written
+        for an HTML page, as :func:`compact` says.
 
     Raises:
         ValueError: The formula is empty or cannot be converted.
@@ -49,13 +52,38 @@ def latex_to_mathml(latex: str, *, display: bool) -> str:
         mathml = convert(source, display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises many exception types
         raise ValueError(f"cannot convert formula {source!r}: {error}") from error
-    mathml = written_out(mathml)
+    mathml = compact(written_out(mathml))
     if not mathml.startswith(_MATH_OPEN):
         raise ValueError(f"latex2mathml wrote no <math> element for {source!r}")
     return f'{_MATH_OPEN} dir="ltr"{mathml[len(_MATH_OPEN) :]}'
 
 
 _MATH_OPEN = "<math"
+
+
+def compact(mathml: str) -> str:
+    """MathML as an HTML page needs it: characters written as themselves.
+
+    latex2mathml writes every operator and Greek letter as a character
+    reference (``&#x0003D;`` for ``=``, nine bytes for one) and each
+    ``<math>`` with its namespace, which an HTML parser gives it anyway.
+    On a chapter with 150 formulas the two cost about 7.7 KB. ``<``, ``>``,
+    ``&``, ``"`` and characters that draw nothing (invisible operators,
+    controls, spaces) stay references, so the markup reads the same.
+    """
+    mathml = mathml.replace(_NAMESPACE, "", 1)
+    return _REFERENCE.sub(_character, mathml)
+
+
+_NAMESPACE = ' xmlns="http://www.w3.org/1998/Math/MathML"'
+_REFERENCE = re.compile(r"&#x([0-9A-Fa-f]+);")
+
+
+def _character(reference: re.Match[str]) -> str:
+    char = chr(int(reference[1], 16))
+    if char in '<>&"' or unicodedata.category(char)[0] in "CZ":
+        return reference[0]
+    return char
 
 
 def display_math(latex: str) -> str:

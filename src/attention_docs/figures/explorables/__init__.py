@@ -2,9 +2,10 @@
 
 Each function returns an :class:`~attention_docs.explorable.Explorable`: the
 static drawing at the figure's default setting, and the data the page's script
-needs, computed here by the library. The data carries reference results at
-chosen settings; the browser tests check that the script draws exactly those
-numbers when its controls are set there.
+needs, computed here by the library. Beside the data, which the page carries,
+it keeps reference results at chosen settings (``references``, not on the
+page); the browser tests check that the script draws exactly those numbers
+when its controls are set there.
 
 One module per figure (``nadaraya_watson``, ``soft_lookup``,
 ``gradient_descent``, ``saturation``): its settings, its data's schema, its

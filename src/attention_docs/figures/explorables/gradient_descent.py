@@ -47,7 +47,6 @@ class GradientDescentData(ScriptData):
     cv_grid: tuple[float, float, int]  # lowest h, highest h, number of points
     h_cv: float
     runs: list[GdRun]
-    references: list[GdFit]
 
 
 # Gradient descent on CV(h): the two recipes of the chapter, and the steps
@@ -97,7 +96,6 @@ def gradient_descent_explorer(lang: str = "en") -> Explorable:
         "cv_grid": CV_GRID,
         "h_cv": cv_bandwidth(data.x_train, data.y_train),
         "runs": runs,
-        "references": [_gd_fit(run, step) for run, step in GD_REFERENCES],
         "text": texts(
             lang,
             (
@@ -122,4 +120,7 @@ def gradient_descent_explorer(lang: str = "en") -> Explorable:
             ),
         ),
     }
-    return Explorable("gradient-descent", gradient_descent_path(lang), payload)
+    references = [_gd_fit(run, step) for run, step in GD_REFERENCES]
+    return Explorable(
+        "gradient-descent", gradient_descent_path(lang), payload, references
+    )

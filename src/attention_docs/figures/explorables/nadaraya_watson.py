@@ -55,7 +55,6 @@ class NadarayaWatsonData(ScriptData):
     queries: tuple[float, float, float]
     bandwidths: tuple[float, float, float]
     default: NwSetting
-    references: list[NwResult]
 
 
 # Nadaraya-Watson, live: the kernels offered, the sliders' ranges as
@@ -217,7 +216,6 @@ def nadaraya_watson_explorer(lang: str = "en") -> Explorable:
         "queries": NW_QUERIES,
         "bandwidths": NW_BANDWIDTHS,
         "default": NW_DEFAULT,
-        "references": references,
         "text": texts(
             lang,
             (
@@ -242,4 +240,4 @@ def nadaraya_watson_explorer(lang: str = "en") -> Explorable:
         ),
     }
     drawing = _nw_drawing(references[0], lang)
-    return Explorable("nadaraya-watson", drawing, payload)
+    return Explorable("nadaraya-watson", drawing, payload, references)

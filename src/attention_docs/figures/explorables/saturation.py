@@ -63,7 +63,6 @@ class SaturationData(ScriptData):
     top_raw: tuple[float, ...]
     top_scaled: tuple[float, ...]
     default: SaturationSetting
-    references: list[SaturationResult]
 
 
 SAT_DEFAULT: SaturationSetting = {"d": 64, "scaled": True, "step": 0}
@@ -186,7 +185,6 @@ def saturation_explorer(lang: str = "en") -> Explorable:
         "top_raw": table["top_raw"],
         "top_scaled": table["top_scaled"],
         "default": SAT_DEFAULT,
-        "references": references,
         "text": texts(
             lang,
             (
@@ -210,4 +208,4 @@ def saturation_explorer(lang: str = "en") -> Explorable:
         ),
     }
     drawing = _saturation_drawing(references[0], lang)
-    return Explorable("saturation", drawing, payload)
+    return Explorable("saturation", drawing, payload, references)

@@ -50,7 +50,6 @@ class SoftLookupData(ScriptData):
     queries: tuple[float, float, float]
     steps: int
     default: LookupSetting
-    references: list[LookupResult]
 
 
 # Attention as a soft lookup: five keys in the plane, one number each.
@@ -202,7 +201,6 @@ def soft_lookup_explorer(lang: str = "en") -> Explorable:
         "queries": LOOKUP_QUERIES,
         "steps": LOOKUP_STEPS,
         "default": LOOKUP_DEFAULT,
-        "references": references,
         "text": texts(
             lang,
             (
@@ -224,4 +222,5 @@ def soft_lookup_explorer(lang: str = "en") -> Explorable:
             ),
         ),
     }
-    return Explorable("soft-lookup", _lookup_drawing(references[0], lang), payload)
+    drawing = _lookup_drawing(references[0], lang)
+    return Explorable("soft-lookup", drawing, payload, references)
