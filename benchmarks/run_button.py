@@ -13,8 +13,9 @@ each run, with a new browser profile (an empty cache):
   to settle; counts what loaded, and whether any of it is Python's;
 - **cold**: opens the Nadaraya-Watson figure's code and clicks Run; measures
   the time from the click to its figure, the bytes transferred after the
-  click and the longest task on the page's main thread meanwhile (Python
-  loads in a worker: the page must never freeze);
+  click and the longest task on the page's main thread meanwhile: while
+  Python loads (in a worker: the page must never freeze), and from then on,
+  while the code runs and the page draws its output;
 - **warm**: in the same profile, opens another page (queries-keys-values, a
   full page load: a new worker) and runs its first block: the runtime and
   packages now come from the browser's cache.
@@ -49,11 +50,28 @@ COLD_BLOCK = '.ad-run[data-run-code*="nadaraya_watson_fit"]'
 WARM_PAGE = "queries-keys-values/"
 WARM_BLOCK = ".ad-run:not([data-run-needs])"
 LONG_TASKS = """() => {
-  window.__longest = 0;
+  window.__tasks = [];
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
-      window.__longest = Math.max(window.__longest, entry.duration);
+      window.__tasks.push([entry.startTime, entry.duration]);
   }).observe({ type: "longtask", buffered: false });
+}"""
+# When loading ends: the status line first says the code runs (run.js).
+LOADED_AT = """(block) => {
+  window.__loadedAt = Infinity;
+  new MutationObserver((changes, observer) => {
+    const status = block.querySelector(".ad-run-status");
+    if (status && status.textContent === "Running…") {
+      window.__loadedAt = performance.now();
+      observer.disconnect();
+    }
+  }).observe(block, { subtree: true, childList: true, characterData: true });
+}"""
+LONGEST = """() => {
+  const at = window.__loadedAt;
+  const longest = (keep) =>
+    Math.max(0, ...window.__tasks.filter(keep).map((t) => t[1]));
+  return [longest((t) => t[0] < at), longest((t) => t[0] >= at)];
 }"""
 
 
@@ -93,6 +111,7 @@ def click_run(page, block_selector: str) -> float:  # noqa: ANN001
     """Open a block's code, click Run, wait for its output: seconds from the click."""
     block = page.locator(block_selector).first
     block.locator(".ad-run-open").click()
+    block.evaluate(LOADED_AT)
     button = block.locator(".ad-run-panel .md-button--primary")
     start = time.perf_counter()
     button.click()
@@ -127,7 +146,7 @@ def one_run(playwright, site_url: str) -> dict[str, float]:  # noqa: ANN001
     mark = Traffic.sent[0]
     cold = click_run(page, COLD_BLOCK)
     cold_bytes = Traffic.sent[0] - mark
-    longest = page.evaluate("window.__longest")
+    loading, drawing = page.evaluate(LONGEST)
     page.goto(site_url + WARM_PAGE)
     page.wait_for_load_state("networkidle")
     mark = Traffic.sent[0]
@@ -140,7 +159,8 @@ def one_run(playwright, site_url: str) -> dict[str, float]:  # noqa: ANN001
         "first visit, Python files": len(python_before_click),
         "cold: click to figure, s": cold,
         "cold: bytes after the click": cold_bytes,
-        "cold: longest main-thread task, ms": longest,
+        "cold: longest task while Python loads, ms": loading,
+        "cold: longest task running and drawing, ms": drawing,
         "warm: click to output, s": warm,
         "warm: bytes after the click": warm_bytes,
     }
@@ -171,14 +191,14 @@ def main() -> None:
     median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
     print()
     before = max(run["first visit, Python files"] for run in runs)
-    longest = max(run["cold: longest main-thread task, ms"] for run in runs)
+    longest = max(run["cold: longest task while Python loads, ms"] for run in runs)
     warm, cold = (
         median["warm: bytes after the click"],
         median["cold: bytes after the click"],
     )
     print(f"target: no Python file before a click: {before} ({met(before == 0)})")
     print(
-        f"target: no main-thread task over 50 ms: {longest:.0f} ms "
+        f"target: no main-thread task over 50 ms while Python loads: {longest:.0f} ms "
         f"({met(longest <= 50)})"
     )
     print(

@@ -10,7 +10,7 @@
 //               {id, type: "run", session, code, mode: "print" | "cell"}
 //               {id, type: "imports", session, code}: of a block that needs
 //               PyTorch, only its imports that work without it
-// Messages out: {id, type: "progress", step, name}
+// Messages out: {id, type: "progress", step}: "runtime", "packages", "library"
 //               {id, type: "done", stdout, html, error}
 
 let python = null;
@@ -88,13 +88,13 @@ def run(session, code, mode):
 `;
 
 async function start(message) {
-  const post = (step, name = "") => postMessage({ id: message.id, type: "progress", step, name });
+  const post = (step) => postMessage({ id: message.id, type: "progress", step });
   post("runtime");
   importScripts(message.runtime + "pyodide.js");
   const pyodide = await loadPyodide({ indexURL: message.runtime });
-  const names = (text) => text.replace(/^Loading /, "").trim();
+  post("packages");
   await pyodide.loadPackage(["numpy", "matplotlib"], {
-    messageCallback: (text) => text.startsWith("Loading ") && post("packages", names(text)),
+    messageCallback: () => {},
     errorCallback: (text) => console.error(text),
   });
   post("library");

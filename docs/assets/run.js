@@ -53,7 +53,7 @@
       };
       const absolute = (path) => new URL(path, location.href).href;
       started = ask({ type: "start", runtime: absolute(runtime), wheel: absolute(wheel) }, (p) =>
-        status(p.step === "packages" ? labels.loading_packages.replace("{names}", p.name) : labels["loading_" + p.step]),
+        status(labels["loading_" + p.step]),
       ).then((reply) => {
         if (reply.error) started = null;
         return reply;
@@ -201,7 +201,7 @@
         code.value = block.dataset.runCode;
         block.output.innerHTML = original; // an explorable starts again (ad:content)
         ran.delete(block);
-        status.textContent = "";
+        status.textContent = labels.reset_done;
         document.dispatchEvent(new CustomEvent("ad:content"));
       });
     }
@@ -230,6 +230,7 @@
       toggle.addEventListener("click", () => {
         const open = toggle.getAttribute("aria-expanded") !== "true";
         toggle.setAttribute("aria-expanded", String(open));
+        toggle.textContent = open ? labels.close : label;
         const panel = block.panel ?? openPanel(block, toggle);
         panel.hidden = !open;
         if (open) panel.querySelector("textarea")?.focus();

@@ -34,6 +34,8 @@ PAGES = ("", *CHAPTERS) + tuple(
 )
 DONE = {"en": "Done.", "zh": "运行完毕。"}
 RAISED = {"en": "The code raised", "zh": "代码抛出了异常"}
+OPEN_TORCH = {"en": "Needs PyTorch: how to run it", "zh": "需要 PyTorch：如何运行"}
+CLOSE = {"en": "Hide the code", "zh": "收起代码"}
 # Loading Pyodide and its packages the first time, on a busy 2-core machine.
 FIRST_RUN_MS = 180_000
 
@@ -160,9 +162,17 @@ def test_a_changed_bandwidth_draws_the_library_s_new_figure(page, site_url):
     expected = figures.nadaraya_watson_fit(lang="en", kernel="gaussian", bandwidth=0.2)
     assert _figure_text(shown) == _figure_text(expected)
     assert _figure_text(shown) != _figure_text(built)  # the title names h
-    # Reset brings the build's figure back.
+    toggle = block.locator(".ad-run-open")
+    assert toggle.text_content() == "Hide the code"  # the panel is open
+    # Reset brings the build's code and figure back, and says so.
     block.get_by_role("button", name="Reset").click()
     assert _printed(block) == built
+    assert block.locator("textarea").input_value() == code
+    status = block.locator(".ad-run-status").text_content()
+    assert status == "The build's code and output are back."
+    toggle.click()
+    assert block.locator(".ad-run-panel").is_hidden()
+    assert toggle.text_content() == "Edit and run"
     assert page.foreign_requests == [] and page.problems == []
 
 
@@ -187,7 +197,10 @@ def test_blocks_that_need_torch_point_to_the_notebooks(page, site_url, lang):
     blocks = page.locator('.ad-run[data-run-needs="torch"]')
     assert blocks.count() >= 1
     block = blocks.first
-    block.locator(".ad-run-open").click()
+    toggle = block.locator(".ad-run-open")
+    assert toggle.text_content() == OPEN_TORCH[lang]
+    toggle.click()
+    assert toggle.text_content() == CLOSE[lang]
     panel = block.locator(".ad-run-panel")
     assert panel.locator("textarea").count() == 0
     assert panel.get_by_role("button").count() == 0

@@ -23,9 +23,11 @@ MARK = "data-run-session="
 WORDS = (
     "open",
     "open_torch",
+    "close",
     "code",
     "run",
     "reset",
+    "reset_done",
     "loading_runtime",
     "loading_packages",
     "loading_library",
