@@ -56,7 +56,7 @@ LONG_TASKS = """() => {
       window.__tasks.push([entry.startTime, entry.duration]);
   }).observe({ type: "longtask", buffered: false });
 }"""
-# When loading ends: the status line first says the code runs (run.js).
+# When loading ends: the status line first says the code runs (run-editor.js).
 LOADED_AT = """(block) => {
   window.__loadedAt = Infinity;
   new MutationObserver((changes, observer) => {

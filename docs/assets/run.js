@@ -4,236 +4,65 @@
 // ad-run) with its code, session and output format, and whether it needs
 // PyTorch, which Pyodide lacks (attention_docs_site/execute/runnable.py);
 // the page's #ad-run-data holds where Python's files are and the button's
-// words (page/run.py). This script adds the buttons; a block that needs
-// PyTorch offers the notebooks instead of a run.
-// Python itself loads only on the first click, in a Web Worker
-// (run-worker.js), from the site's own files; a second page reuses the
-// browser's cache of them. A page's blocks share one namespace per session,
-// as in the build: running a block first runs the earlier blocks of its
-// session that have not run yet.
+// words (page/run.py). This script, on every such page, only adds the
+// buttons: the first click loads the editor (run-editor.js), and the first
+// Run loads Python, in a Web Worker, from the site's own files.
 (() => {
-  let worker = null;
-  let started = null;
-  let next = 0;
-  const waiting = new Map();
-  const ran = new Set(); // the blocks whose code this worker has run
-
-  const data = () => JSON.parse(document.getElementById("ad-run-data").dataset.run);
-
-  function ask(message, onProgress = () => {}) {
-    const id = ++next;
-    return new Promise((resolve) => {
-      waiting.set(id, { resolve, onProgress });
-      worker.postMessage({ ...message, id });
-    });
-  }
-
-  function answer({ data: message }) {
-    const entry = waiting.get(message.id);
-    if (!entry) return;
-    if (message.type === "progress") entry.onProgress(message);
-    else {
-      waiting.delete(message.id);
-      entry.resolve(message);
-    }
-  }
-
-  function startPython(labels, status) {
-    if (!started) {
-      const { runtime, wheel } = data();
-      worker = new Worker(new URL("run-worker.js", SCRIPT));
-      worker.onmessage = answer;
-      worker.onerror = (event) => {
-        // The worker's script did not load or start: every waiting run ends.
-        for (const [id, entry] of waiting) {
-          waiting.delete(id);
-          entry.resolve({ error: event.message || "the worker did not start" });
-        }
-        worker = started = null;
-      };
-      const absolute = (path) => new URL(path, location.href).href;
-      started = ask({ type: "start", runtime: absolute(runtime), wheel: absolute(wheel) }, (p) =>
-        status(labels["loading_" + p.step]),
-      ).then((reply) => {
-        if (reply.error) started = null;
-        return reply;
-      });
-    }
-    return started;
-  }
-
   const SCRIPT = document.currentScript.src;
+  let editor = null; // run-editor.js, once asked for
 
-  function element(name, attributes = {}, text = "") {
-    const node = document.createElement(name);
-    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-    if (text) node.textContent = text;
-    return node;
-  }
-
-  function pre(text, className) {
-    const node = element("pre", { class: className });
-    node.textContent = text;
-    return node;
-  }
-
-  // What a block's run shows, in place of the build's output.
-  function render(block, reply) {
-    const out = document.createElement("div");
-    const format = block.dataset.runFormat ?? "html";
-    if (reply.stdout) {
-      if (format === "html") out.insertAdjacentHTML("beforeend", reply.stdout);
-      else out.append(pre(format === "markdown" ? unfence(reply.stdout) : reply.stdout, "ad-run-stdout"));
-    }
-    for (const item of reply.shown ?? []) {
-      if (item.html !== undefined) out.insertAdjacentHTML("beforeend", item.html);
-      else out.append(pre(item.text, "ad-run-stdout"));
-    }
-    if (reply.error) out.append(pre(reply.error, "ad-run-error"));
-    return out;
-  }
-
-  // A printed Markdown code block (a source listing) shows as its code.
-  const unfence = (text) => text.replace(/^```\w*\n([\s\S]*?)\n```\s*$/, "$1");
-
-  function blocksOf(session) {
-    return [...document.querySelectorAll(`[data-run-session="${CSS.escape(session)}"]`)];
-  }
-
-  async function run(block, panel) {
-    const { labels } = data();
-    const status = (text) => (panel.status.textContent = text);
-    const button = panel.run;
-    button.disabled = true;
-    block.setAttribute("aria-busy", "true");
-    status("");
-    try {
-      if (location.protocol === "file:") {
-        status(labels.file_protocol);
-        return;
-      }
-      const start = await startPython(labels, status);
-      if (start.error) {
-        status(labels.failed + " " + start.error);
-        return;
-      }
-      const session = block.dataset.runSession;
-      for (const earlier of blocksOf(session)) {
-        if (earlier === block) break;
-        if (ran.has(earlier)) continue;
-        status(labels.running_earlier);
-        if (earlier.dataset.runNeeds) {
-          // It cannot run here, but what it imports, later blocks may use
-          // (the build keeps the code of such a block only if it imports).
-          if (earlier.dataset.runCode) await ask({ type: "imports", session, code: earlier.dataset.runCode });
-          ran.add(earlier);
-          continue;
-        }
-        const reply = await ask({ type: "run", session, code: codeOf(earlier), mode: modeOf(earlier) });
-        ran.add(earlier);
-        if (reply.error) {
-          status(labels.earlier_failed);
-          block.output.replaceChildren(render(earlier, reply));
-          return;
-        }
-      }
-      status(labels.running);
-      const reply = await ask({ type: "run", session, code: panel.code.value, mode: modeOf(block) });
-      ran.add(block);
-      block.output.replaceChildren(render(block, reply));
-      document.dispatchEvent(new CustomEvent("ad:content"));
-      status(reply.error ? labels.raised : labels.done);
-    } finally {
-      button.disabled = false;
-      block.removeAttribute("aria-busy");
-    }
-  }
-
-  // The build's output, without what explorables.js added to a figure it
-  // started (a copy of that would be a drawing without its handlers).
-  function pristine(output) {
-    const copy = output.cloneNode(true);
-    const added = ".ad-explorable__live, .ad-explorable__controls, .ad-explorable__readout, .ad-explorable__buttons";
-    copy.querySelectorAll(added).forEach((node) => node.remove());
-    copy.querySelectorAll("[data-live]").forEach((node) => node.removeAttribute("data-live"));
-    return copy.innerHTML;
-  }
-
-  const codeOf = (block) => block.panel?.code.value ?? block.dataset.runCode;
-  const modeOf = (block) => block.dataset.runMode ?? "print";
-
-  function openPanel(block, toggle) {
-    const { labels } = data();
-    const panel = element("div", { class: "ad-run-panel" });
-    const id = `ad-run-${Math.random().toString(36).slice(2)}`;
-    panel.id = id;
-    toggle.setAttribute("aria-controls", id);
-    if (block.dataset.runNeeds) {
-      const note = element("p", { class: "ad-run-note" });
-      note.innerHTML = labels.needs_torch;
-      if (block.dataset.runCode) panel.append(pre(block.dataset.runCode, "ad-run-source"));
-      panel.append(note);
-    } else {
-      const code = element("textarea", {
-        class: "ad-run-code",
-        spellcheck: "false",
-        "aria-label": labels.code,
-        rows: String(Math.min(20, block.dataset.runCode.split("\n").length + 1)),
-        dir: "ltr",
-      });
-      code.value = block.dataset.runCode;
-      const runButton = element("button", { type: "button", class: "md-button md-button--primary" }, labels.run);
-      const reset = element("button", { type: "button", class: "md-button" }, labels.reset);
-      const status = element("p", { class: "ad-run-status", role: "status", "aria-live": "polite" });
-      const original = pristine(block.output);
-      const controls = element("div", { class: "ad-run-controls" });
-      controls.append(runButton, reset);
-      panel.append(code, controls, status);
-      Object.assign(panel, { code, run: runButton, status });
-      runButton.addEventListener("click", () => run(block, panel));
-      code.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" && (event.ctrlKey || event.metaKey || event.shiftKey)) {
-          event.preventDefault();
-          run(block, panel);
-        }
-      });
-      reset.addEventListener("click", () => {
-        code.value = block.dataset.runCode;
-        block.output.innerHTML = original; // an explorable starts again (ad:content)
-        ran.delete(block);
-        status.textContent = labels.reset_done;
-        document.dispatchEvent(new CustomEvent("ad:content"));
-      });
-    }
-    block.panel = panel;
-    toggle.after(panel);
-    return panel;
+  function loadEditor() {
+    editor ??= new Promise((resolve, reject) => {
+      if (window.adRunEditor) return resolve(window.adRunEditor);
+      const script = document.createElement("script");
+      script.src = new URL("run-editor.js", SCRIPT).href;
+      script.onload = () => resolve(window.adRunEditor);
+      script.onerror = () => {
+        editor = null; // a later click tries again
+        reject(new Error("run-editor.js did not load"));
+      };
+      document.head.append(script);
+    });
+    return editor;
   }
 
   function setUp() {
     const blocks = document.querySelectorAll(".ad-run:not([data-run-ready])");
     if (!blocks.length) return;
-    const { labels } = data();
+    const { labels } = JSON.parse(document.getElementById("ad-run-data").dataset.run);
     for (const block of blocks) {
       block.dataset.runReady = "";
-      const cell = modeOf(block) === "cell"; // an exercise notebook's
+      const cell = block.dataset.runMode === "cell"; // an exercise notebook's
       block.output = block.querySelector(cell ? ".jp-Cell-outputWrapper" : ".ad-run-output");
       if (!block.output) {
-        block.output = element("div", { class: "jp-Cell-outputWrapper" });
+        block.output = document.createElement("div");
+        block.output.className = "jp-Cell-outputWrapper";
         block.append(block.output);
       }
       const label = block.dataset.runNeeds ? labels.open_torch : labels.open;
-      const toggle = element("button", { type: "button", class: "ad-run-open", "aria-expanded": "false" }, label);
+      const toggle = document.createElement("button");
+      Object.assign(toggle, { type: "button", className: "ad-run-open", textContent: label });
+      toggle.setAttribute("aria-expanded", "false");
       // The build leaves a place for it (execute/runnable.py).
-      const toolbar = block.querySelector(":scope > .ad-run-toolbar");
-      toolbar.append(toggle);
-      toggle.addEventListener("click", () => {
+      block.querySelector(":scope > .ad-run-toolbar").append(toggle);
+      toggle.addEventListener("click", async () => {
         const open = toggle.getAttribute("aria-expanded") !== "true";
         toggle.setAttribute("aria-expanded", String(open));
         toggle.textContent = open ? labels.close : label;
-        const panel = block.panel ?? openPanel(block, toggle);
-        panel.hidden = !open;
-        if (open) panel.querySelector("textarea")?.focus();
+        block.opening ??= loadEditor().then((loaded) => loaded.openPanel(block, toggle));
+        let panel;
+        try {
+          panel = await block.opening;
+        } catch (error) {
+          block.opening = null;
+          toggle.setAttribute("aria-expanded", "false");
+          toggle.textContent = label;
+          console.error(error);
+          return;
+        }
+        // A second click while the editor loaded has the last word.
+        panel.hidden = toggle.getAttribute("aria-expanded") !== "true";
+        if (open && !panel.hidden) panel.querySelector("textarea")?.focus();
       });
     }
   }

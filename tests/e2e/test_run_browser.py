@@ -210,11 +210,19 @@ def test_blocks_that_need_torch_point_to_the_notebooks(page, site_url, lang):
 
 
 def test_nothing_of_python_loads_before_a_click(page, site_url):
+    """A first visit loads only run.js: the editor on a click, Python on a Run."""
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     visit(page, site_url, "attention-pooling/", "en")
     assert page.locator(".ad-run-open").count() > 5
-    assert not [url for url in requests if "pyodide" in url or "run-worker" in url]
+    assert [url for url in requests if url.endswith("/run.js")]
+    assert not [url for url in requests if re.search("pyodide|run-worker|run-ed", url)]
+    block = page.locator(".ad-run:not([data-run-needs])").first
+    block.locator(".ad-run-open").click()
+    block.locator("textarea").wait_for()
+    assert [url for url in requests if url.endswith("/run-editor.js")]
+    assert not [url for url in requests if re.search("pyodide|run-worker", url)]
+    assert page.problems == []
 
 
 def test_the_page_s_security_policy_stays_strict_and_lets_python_run(browser, site_url):
