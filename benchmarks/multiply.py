@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from targets import met
+from targets import SERVE_TARGETS, met
 
 _CHAPTERS = re.compile(r"^  - Chapters:\n((?: {6}- \S+\.md\n)+)", re.M)
 _SESSION = re.compile(r'session="([^"]+)-([^"-]+)"')  # "attention-pooling-zh"
@@ -75,14 +75,6 @@ def _mark(project: Path, translation: Path) -> None:
         raise SystemExit(f"cannot mark {translation.name}:\n{run.stderr}")
 
 
-# The author's loop at any size (#48): seconds from a save to the served page.
-TARGETS = {
-    "no change (file saved as it is)": 0.7,
-    "prose edit": 1.0,
-    "one figure's function (kernel_shapes)": 2.5,
-}
-
-
 def report_sizes(
     factor: int,
     count: int,
@@ -106,7 +98,7 @@ def report_sizes(
     for name, (one, many) in medians.items():
         print(f"{name:<40} {one:7.2f} {many:7.2f} {many / one:6.2f}")
     print()
-    for name, limit in TARGETS.items():
+    for name, limit in SERVE_TARGETS.items():
         for size, value in zip((1, factor), medians[name], strict=True):
             print(
                 f"target at {size} x: {name} <= {limit} s: {value:.2f} s "

@@ -8,6 +8,7 @@ Each event hands over to a stage, in a line or two:
 - :mod:`.execute`: code blocks and notebooks behind the execution cache;
 - :mod:`.page`: a page's HTML (notices, math, notebooks, the theme's markup);
 - :mod:`.site`: the whole built site (search, wheel, zips, PDFs, copies, links);
+- :mod:`.serve`: under ``mkdocs serve``, which pages a save re-renders;
 - :mod:`.upstream`: every reach into a dependency, declared and guarded.
 
 Configured in ``mkdocs.yml``::
@@ -23,13 +24,15 @@ Configured in ``mkdocs.yml``::
 
 Under ``mkdocs serve`` the PDFs, the offline copies and the security policy
 are not made (``mkdocs build`` makes them), so a save shows in the browser
-sooner.
+sooner, and a rebuild renders only the pages the save can change
+(:mod:`.serve.partial`).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -42,6 +45,7 @@ from attention_docs_site.editions import (
     site_editions,
 )
 from attention_docs_site.execute import render_cache
+from attention_docs_site.execute.fingerprints import library_folder
 from attention_docs_site.execute.setup import Execution
 from attention_docs_site.markdown import check_page_markdown, edition_markdown
 from attention_docs_site.options import AttentionDocsConfig, Settings, settings
@@ -52,7 +56,8 @@ from attention_docs_site.page.content import (
     write_notebook_download,
 )
 from attention_docs_site.page.notebook_pages import is_notebook
-from attention_docs_site.site.finish import finish_site
+from attention_docs_site.serve import PartialBuilds
+from attention_docs_site.site.finish import Partial, finish_site
 from attention_docs_site.site.search_split import search_languages
 from attention_docs_site.upstream import guard
 from attention_docs_site.upstream.i18n import (
@@ -62,7 +67,9 @@ from attention_docs_site.upstream.i18n import (
 )
 from attention_docs_site.upstream.material_html import template_edit
 from attention_docs_site.upstream.material_languages import direction
+from attention_docs_site.upstream.material_search import index_entries
 from attention_docs_site.upstream.material_titles import ForeignTitles
+from attention_docs_site.upstream.mkdocs_dirty import dirty_builds
 from attention_docs_site.upstream.mkdocstrings import set_api_locale
 from attention_docs_site.upstream.watchdog import poll_every
 from attention_docs_site.wheel import Wheel, library_wheel
@@ -86,6 +93,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("mkdocs.plugins.attention_docs")
 
 SERVE_POLL_SECONDS = 0.1
+# A line that renders API entries (mkdocstrings' block).
+_API_BLOCK = re.compile(r"^:::[ \t]", re.M)
 
 
 class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
@@ -109,10 +118,24 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.editions: Editions | None = None
         self.titles: ForeignTitles | None = None  # the page's, from its context
         self.serving = False
+        # Under serve: what each build rendered, so the next renders what changed.
+        self.partial = PartialBuilds()
+        self.api_page = False  # the page being rendered has API entries
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Note the command; its presence keeps one instance across serve rebuilds."""
+        """Note the command; its presence keeps one instance across serve rebuilds.
+
+        Under serve, a rebuild is partial when the serve stage can say which
+        pages the save changed (``--dirty`` is not needed, and not followed).
+        """
         self.serving = command == "serve"
+        if self.serving:
+            dirty_builds(self._partial_rebuild)
+
+    def _partial_rebuild(self) -> bool:
+        """Whether serve's next build renders only what changed (see :mod:`.serve`)."""
+        speed = self.settings is None or self.settings.speed_edits
+        return self.partial.decide() and speed
 
     def on_serve(
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: object
@@ -130,7 +153,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Start a build: settings, editions, execution, search, the library's wheel."""
         if not nested_language_build(config):  # one build writes every language
-            self.sources.clear()
+            if not self.partial.partial:  # a partial build keeps the others' pages
+                self.sources.clear()
             self.default_templates.clear()
         self.settings = settings(self.config, config.config_file_path)
         guard.start_build(speed_edits=self.settings.speed_edits)
@@ -143,6 +167,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         search_languages(config, (edition.lang for edition in self.editions))
         self.wheel = library_wheel(self._root(config))
         config.extra["library_version"] = self.wheel.version  # footer, PDFs, notebooks
+        if self.serving:
+            self.partial.start(config, Path(__file__).parent, library_folder())
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -150,12 +176,29 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         set_api_locale(config.plugins, self._edition(config).lang)
         return files
 
+    @event_priority(-150)  # after mkdocs-static-i18n (-100) set the edition's files
+    def on_nav(
+        self, nav: Navigation, *, config: MkDocsConfig, files: Files
+    ) -> Navigation:
+        """Under serve: which pages this build renders (:mod:`.serve`)."""
+        if self.serving:
+            lang = self._edition(config).lang
+            self.partial.choose(lang, files, self.execution.cache)
+        return nav
+
     def on_env(
         self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files
     ) -> jinja2.Environment:
-        """Keep compiled templates between builds; the ``upstream`` filter."""
+        """Keep compiled templates between builds; the ``upstream`` filter.
+
+        Under serve, once the pages are read: if a rendered page's title moved,
+        render the pages the build skipped too (before autorefs, at -50,
+        resolves their links).
+        """
         env.bytecode_cache = render_cache.BYTECODE
         env.filters["upstream"] = template_edit
+        if self.serving:
+            self.partial.recheck_titles(self._edition(config).lang, config, files)
         return env
 
     def on_page_markdown(
@@ -163,6 +206,9 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     ) -> str:
         """Check the front matter and the library names; add API links."""
         self.execution.page_filter.page = f"docs/{page.file.src_uri}"
+        if self.serving:
+            self.api_page = bool(_API_BLOCK.search(markdown))
+            self.partial.page_started(self.execution.cache)
         return check_page_markdown(markdown, page, self._edition(config))
 
     @staticmethod
@@ -181,7 +227,11 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """Notices, math as MathML, slimmed notebooks with downloads."""
         assert self.editions is not None
         edition = self._edition(config)
-        return page_content(html, page, edition, self.editions, self.wheel)
+        content = page_content(html, page, edition, self.editions, self.wheel)
+        if self.serving:
+            cache = self.execution.cache
+            self.partial.page_rendered(edition.lang, page, self.api_page, cache)
+        return content
 
     def on_page_context(
         self,
@@ -193,8 +243,11 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     ) -> TemplateContext:
         """Give the templates the page's edition and every edition's words."""
         assert self.editions is not None
-        foreign = foreign_titles(nav.pages, self._edition(config), self.editions)
+        edition = self._edition(config)
+        foreign = foreign_titles(nav.pages, edition, self.editions)
         self.titles = ForeignTitles(page.url, foreign)
+        if self.serving:  # the search plugin, before this one, indexed the page
+            self.partial.page_entries(edition.lang, page, index_entries(config))
         return self._edition_context(context, config)
 
     def on_template_context(
@@ -244,6 +297,16 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             self.default_templates[template_name] = output
         return output
 
+    @event_priority(10)  # before the search plugin (0) writes the edition's index
+    def _edition_built(self, *, config: MkDocsConfig) -> None:
+        """Under serve: the index holds every page's entries (:mod:`.serve`)."""
+        if self.serving:
+            self.partial.edition_built(index_entries(config))
+
+    def on_build_error(self, *, error: Exception) -> None:
+        """Under serve, the next build renders every page."""
+        self.partial.failed()
+
     def _report_cache(self, *, config: MkDocsConfig) -> None:
         """Report what the execution cache did (one line per language built)."""
         self.execution.report()
@@ -255,6 +318,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             return  # the outer build draws and checks, once for every language
         assert self.editions is not None and self.wheel is not None
         assert self.settings is not None
+        partial = self.partial
         finish_site(
             config,
             self._root(config),
@@ -263,6 +327,15 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             self.sources,
             serving=self.serving,
             pdfs=self.settings.pdf,
+            partial=(
+                Partial(
+                    library=partial.library_changed, notebooks=partial.notebooks_changed
+                )
+                if partial.partial
+                else None
+            ),
         )
+        if self.serving:
+            partial.finished()
 
-    on_post_build = CombinedEvent(_report_cache, _finish_site)
+    on_post_build = CombinedEvent(_edition_built, _report_cache, _finish_site)

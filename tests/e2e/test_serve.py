@@ -1,13 +1,17 @@
-"""`mkdocs serve` survives a broken page and recovers without a restart.
+"""`mkdocs serve`: a broken page and its recovery, and partial rebuilds.
 
-A real server process on 127.0.0.1 serves a copy of the site; the test edits
-files and polls, every wait bounded.
+A real server process on 127.0.0.1 serves a copy of the site; the tests edit
+files and poll, every wait bounded. A rebuild renders only the pages a save
+can change (``attention_docs_site.serve``); what it leaves in the served
+folder must be what a full build of the same files writes, byte for byte.
 """
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -15,9 +19,10 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from pathlib import Path
 
-from helpers import NOTEBOOKS, SITE_PATH, copy_site
+from helpers import NOTEBOOKS, SITE_PATH, SOURCE_DATE_EPOCH, copy_site
 
 WAIT = 180  # seconds, for any one step
 
@@ -25,7 +30,7 @@ WAIT = 180  # seconds, for any one step
 class Serve:
     """A `mkdocs serve` process whose output is collected as it comes."""
 
-    def __init__(self, project: Path, cache: Path) -> None:
+    def __init__(self, project: Path, cache: Path, temp: Path | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -35,7 +40,12 @@ class Serve:
             "PYTHONPATH": str(project / "src"),
             "ATTENTION_DOCS_CACHE_DIR": str(cache),
             "ATTENTION_DOCS_EXECUTE_NOTEBOOKS": "false",
+            "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH,
         }
+        if temp is not None:  # where serve makes the folder it serves
+            temp.mkdir(parents=True, exist_ok=True)
+            env["TMPDIR"] = str(temp)
+        self.temp = temp
         self.process = subprocess.Popen(
             [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
             cwd=project,
@@ -87,6 +97,13 @@ class Serve:
             assert self.process.poll() is None, f"server died:\n{self.log}"
             time.sleep(0.5)
         raise AssertionError(f"{path} never showed {text!r}:\n{self.log}")
+
+    @property
+    def site(self) -> Path:
+        """The folder serve builds into (``mkdocs_*`` in its temporary folder)."""
+        assert self.temp is not None
+        (folder,) = self.temp.glob("mkdocs_*")
+        return folder
 
     def stop(self) -> None:
         self.process.terminate()
@@ -150,5 +167,101 @@ def test_broken_page_under_serve_shows_the_error_and_recovers(tmp_path, warm_cac
         assert len(again) == 2, server.log
         assert again == [(hits + misses, 0) for hits, misses in first], server.log
         assert "edit gone wrong" not in "".join(server.lines[mark:])
+    finally:
+        server.stop()
+
+
+def _tree(site: Path, port: int) -> dict[str, bytes]:
+    """Every file of a served folder, its server's port written as PORT.
+
+    The served address, with its port, is the build's ``site_url``, which the
+    notebooks in the zips hold too: a zip is compared member by member, and a
+    gzipped file unzipped (its header holds a time).
+    """
+    files = {}
+    port_written = f"127.0.0.1:{port}".encode()
+    for path in sorted(site.rglob("*")):
+        if not path.is_file():
+            continue
+        name = path.relative_to(site).as_posix()
+        data = path.read_bytes()
+        members = {name: data}
+        if path.suffix == ".gz":
+            members = {name: gzip.decompress(data)}
+        elif path.suffix == ".zip":
+            with zipfile.ZipFile(path) as archive:
+                members = {f"{name}!{m}": archive.read(m) for m in archive.namelist()}
+        for member, content in members.items():
+            files[member] = content.replace(port_written, b"127.0.0.1:PORT")
+    return files
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{path.name} no longer has {old!r}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_partial_rebuild_writes_what_a_full_build_writes(tmp_path, warm_cache):
+    """Each kind of save, then the served folder against a full build's."""
+    project = copy_site(tmp_path / "project")
+    docs, library = project / "docs", project / "src" / "attention_docs"
+    saves = [
+        # (what, the save, what the rebuild's log must say)
+        (
+            "an English chapter's prose: it and its translation's notice",
+            lambda: _edit(
+                docs / "attention-pooling.md", "small enough", "small enough (edited)"
+            ),
+            r"en: 2 of \d+ pages rendered\n  api\.md \(API entries\)\n  "
+            r"attention-pooling\.md \(its source changed\)",
+        ),
+        (
+            "a figure's function: the pages whose blocks ran it",
+            lambda: _edit(
+                library / "figures" / "nonparametric.py",
+                "u = np.linspace(-2.5, 2.5, 501)",
+                "u = np.linspace(-2.5, 2.5, 401)",
+            ),
+            r"attention-pooling\.zh\.md \(library code its blocks ran changed\)",
+        ),
+        (
+            "a Chinese page alone",
+            lambda: _edit(
+                docs / "glossary.zh.md", "# 术语表", "# 术语表\n\n新的一段。"
+            ),
+            r"zh: 2 of \d+ pages rendered",
+        ),
+        (
+            "a title, which every page's navigation shows",
+            lambda: _edit(docs / "references.md", "# References", "# Works cited"),
+            r"the title or front matter of references\.md changed",
+        ),
+        (
+            "the same bytes saved again",
+            lambda: (docs / "index.md").write_bytes((docs / "index.md").read_bytes()),
+            r"en: 1 of \d+ pages rendered\n  api\.md",
+        ),
+    ]
+    server = Serve(project, warm_cache, tmp_path / "served")
+    try:
+        server.wait_for_log(r"Serving on http://127\.0\.0\.1")
+        for number, (what, save, said) in enumerate(saves):
+            mark = len(server.lines)
+            save()
+            server.wait_for_log(r"Reloading browsers", after=mark)
+            log = "".join(server.lines[mark:])
+            assert re.search(said, log), f"{what}:\n{log}"
+            partial = _tree(server.site, server.port)
+            full = Serve(project, warm_cache, tmp_path / f"full-{number}")
+            try:
+                full.wait_for_log(r"Serving on http://127\.0\.0\.1")
+                expected = _tree(full.site, full.port)
+            finally:
+                full.stop()
+            assert sorted(partial) == sorted(expected), what
+            differ = [name for name in expected if partial[name] != expected[name]]
+            assert not differ, f"{what}: {differ[:10]}"
+            shutil.rmtree(tmp_path / f"full-{number}")
     finally:
         server.stop()

@@ -115,6 +115,9 @@ class ExecCache:
         self.fingerprint = library_fingerprint(library)
         self.source = LibrarySource(library or library_folder())
         self.recorder = Recorder(self.source)
+        # Every library unit the values served since the caller emptied it
+        # depend on: a page's, for the serve stage (what a library edit re-renders).
+        self.reached: set[str] = set()
 
     def key(self, kind: str, **parts: object) -> str:
         """The key of one computation.
@@ -209,6 +212,7 @@ class ExecCache:
         units = found.get("units")
         if isinstance(units, dict) and self.source.is_fresh(units):
             self.stats.hits += 1
+            self.reached.update(units)
             return Cached(found["value"], frozenset(units), hit=True)
         self.stats.misses += 1
         self.stats.outdated += entry is not None
@@ -218,6 +222,7 @@ class ExecCache:
         with self.recorder.recording() as reached:
             value, keep = compute()
         units = reached | carried | self.source.data_units()
+        self.reached.update(units)
         if keep:
             self.store(key, {"units": self.source.current(units), "value": value})
         return Cached(value, frozenset(units), hit=False)

@@ -91,6 +91,34 @@ def library_modules() -> dict[str, griffe.Module]:
     return _index(tuple(stamp))
 
 
+def _described(member: griffe.Object | griffe.Alias) -> tuple[str, ...]:
+    """What the checks and API links read of one member: kind and definition."""
+    try:
+        target = member.final_target if isinstance(member, griffe.Alias) else member
+    except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+        return (member.name, "elsewhere")
+    described: tuple[str, ...] = (member.name, target.kind.value, target.path)
+    if isinstance(target, griffe.Class):
+        bases = ",".join(str(base) for base in target.bases)
+        described += (bases, *sorted(target.members))
+    return described
+
+
+def names_digest() -> str:
+    """A digest of the library's names as the pages' checks and API links read them.
+
+    Every module's members, each with its kind and where it is defined, and a
+    class's bases and members: the same for an edit inside a function's body,
+    different when a name is added, removed, renamed or moved.
+    """
+    described = sorted(
+        (short, *_described(member))
+        for short, module in library_modules().items()
+        for member in module.members.values()
+    )
+    return hashlib.sha256(repr(described).encode()).hexdigest()
+
+
 def _target(short: str, name: str) -> griffe.Object | None:
     """What module ``short`` calls ``name``, followed to its definition.
 

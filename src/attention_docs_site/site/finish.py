@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,7 @@ from mkdocs.exceptions import PluginError
 
 from attention_docs_site.editions import Editions
 from attention_docs_site.execute.notebooks import write_notebook_zips
-from attention_docs_site.layout import PYODIDE_FOLDER
+from attention_docs_site.layout import DIST_FOLDER, PYODIDE_FOLDER
 from attention_docs_site.site import csp, links, math_font, pyodide
 from attention_docs_site.site.book.pdf import (
     PDF_FOLDER,
@@ -32,7 +33,7 @@ from attention_docs_site.site.search_split import split_search_index
 from attention_docs_site.upstream.guard import finish_report
 from attention_docs_site.upstream.material_bundle import stagger_component_mounts
 from attention_docs_site.upstream.material_css import drop_palette_switching_rule
-from attention_docs_site.wheel import write_wheel
+from attention_docs_site.wheel import library_wheel, write_wheel
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -51,7 +52,25 @@ def _site_url(config: MkDocsConfig, step: str) -> str:
     return config.site_url
 
 
-def write_site_files(config: MkDocsConfig, project: Path, editions: Editions) -> None:
+@dataclass(frozen=True)
+class Partial:
+    """A partial build under serve (:mod:`..serve.partial`): what it must rewrite.
+
+    The site folder holds the last build's files; the logos, the theme's
+    edited sheet and bundle and Pyodide's files depend on none of a partial
+    build's inputs, and stay.
+    """
+
+    library: bool  # the library changed: its wheel, and the zips that hold it
+    notebooks: bool  # an exercise notebook changed: the zips
+
+
+def write_site_files(
+    config: MkDocsConfig,
+    project: Path,
+    editions: Editions,
+    partial: Partial | None = None,
+) -> None:
     """The logos, the theme's palette sheet and bundle, the wheel, the zips, search.
 
     One search index per edition.
@@ -60,24 +79,35 @@ def write_site_files(config: MkDocsConfig, project: Path, editions: Editions) ->
         config: The build's configuration.
         project: The repository's root (``pyproject.toml``).
         editions: The site's editions.
+        partial: For a partial build under serve, what it must rewrite.
     """
     site = Path(config.site_dir)
-    write_logos(site, config.theme["logo"], config.theme["favicon"], config.site_name)
-    drop_palette_switching_rule(site, config.theme.dirs)
-    stagger_component_mounts(site, config.theme.dirs)
-    wheel = write_wheel(project, site)
-    log.info("attention_docs wheel: %s (%d bytes)", wheel.name, wheel.stat().st_size)
-    try:
-        published = pyodide.write_runtime(project, site / PYODIDE_FOLDER)
-    except pyodide.PyodideFileError as error:
-        raise PluginError(f"attention_docs Pyodide: {error}") from None
-    log.info(
-        "attention_docs Pyodide %s: %d files (%d bytes), each package checked",
-        pyodide.VERSION,
-        len(published),
-        sum(path.stat().st_size for path in published),
-    )
-    write_notebook_zips(site, wheel, {e.lang: e.folder for e in editions})
+    if partial is None:
+        write_logos(
+            site, config.theme["logo"], config.theme["favicon"], config.site_name
+        )
+        drop_palette_switching_rule(site, config.theme.dirs)
+        stagger_component_mounts(site, config.theme.dirs)
+    if partial is None or partial.library:
+        wheel = write_wheel(project, site)
+        log.info(
+            "attention_docs wheel: %s (%d bytes)", wheel.name, wheel.stat().st_size
+        )
+    else:
+        wheel = site / DIST_FOLDER / library_wheel(project).file
+    if partial is None:
+        try:
+            published = pyodide.write_runtime(project, site / PYODIDE_FOLDER)
+        except pyodide.PyodideFileError as error:
+            raise PluginError(f"attention_docs Pyodide: {error}") from None
+        log.info(
+            "attention_docs Pyodide %s: %d files (%d bytes), each package checked",
+            pyodide.VERSION,
+            len(published),
+            sum(path.stat().st_size for path in published),
+        )
+    if partial is None or partial.library or partial.notebooks:
+        write_notebook_zips(site, wheel, {e.lang: e.folder for e in editions})
     folders = tuple(edition.lang for edition in editions.translated)
     counts = split_search_index(site, folders)
     log.info("attention_docs search: one index per edition, %s entries", counts)
@@ -91,7 +121,9 @@ def subset_math_font(config: MkDocsConfig, sources: Mapping[str, str]) -> None:
             names the page and the character.
     """
     try:
-        before, after, kept = math_font.subset_site_font(Path(config.site_dir), sources)
+        before, after, kept = math_font.subset_site_font(
+            Path(config.site_dir), sources, Path(config.docs_dir) / math_font.FONT
+        )
     except math_font.MissingMathGlyph as error:
         raise PluginError(f"attention_docs math font:\n  {error}") from None
     log.info(
@@ -206,6 +238,7 @@ def finish_site(
     *,
     serving: bool,
     pdfs: bool,
+    partial: Partial | None = None,
 ) -> None:
     """Once every edition is built: logos, zips, search, books, copies, links.
 
@@ -222,8 +255,9 @@ def finish_site(
         sources: Built file (relative to the site) -> its page under ``docs/``.
         serving: Whether ``mkdocs serve`` is building.
         pdfs: Whether to print the books (never under ``mkdocs serve``).
+        partial: For a partial build under serve, what it must rewrite.
     """
-    write_site_files(config, project, editions)
+    write_site_files(config, project, editions, partial)
     subset_math_font(config, sources)  # before books and copies
     if not serving:  # livereload injects an inline script it would block
         add_security_policy(config)  # every page written by now

@@ -122,48 +122,67 @@ def check_site(
     broken: list[str] = []
     external: set[str] = set()
     checked = 0
+    targets: dict[str, Path | None] = {}  # a path's file, looked up once per check
     for path, page in pages.items():
         location = path.relative_to(site).as_posix()
         here = urljoin(_LOCAL, prefix + location)
         for line, url in page.links:
-            kind, problem = _check_link(site, pages, url, here, base, prefix)
-            if kind == "external":
+            link = _resolve(url, here, base, prefix)
+            problem = link.problem
+            if link.kind == "external":
                 external.add(url)
-            checked += kind == "internal"
-            target = urlsplit(urljoin(here, url)).path.removeprefix(prefix)
-            if problem and not target.startswith(unbuilt):
+            elif link.kind == "internal" and problem is None:
+                problem = _problem(site, pages, targets, link.inside, link.fragment)
+            checked += link.kind == "internal"
+            if problem and not link.target.startswith(unbuilt):
                 broken.append(f"{location}:{line}: {url}: {problem}")
     return Report(broken=broken, external=sorted(external), checked=checked)
 
 
-def _check_link(
-    site: Path,
-    pages: dict[Path, _Page],
-    url: str,
-    here: str,
-    base: str | None,
-    prefix: str,
-) -> tuple[str, str | None]:
-    """Whether a link is skipped, external or internal, and what is wrong with it."""
+@dataclass(frozen=True)
+class _Link:
+    kind: str  # "skipped", "external" or "internal"
+    problem: str | None  # what is wrong with it, as written
+    inside: str  # an internal link's path in the site
+    fragment: str
+    target: str  # the path it points to, for the folders left unbuilt
+
+
+@functools.lru_cache(maxsize=65536)
+def _resolve(url: str, here: str, base: str | None, prefix: str) -> _Link:
+    """Where a link points, from page address ``here``: what is not the site's to check.
+
+    Remembered: a page links what the pages beside it link, and under ``mkdocs
+    serve`` a rebuild checks the same links again.
+    """
+    target = urlsplit(urljoin(here, url)).path.removeprefix(prefix)
     relative = url
     if base is not None and url.startswith(base):  # a link to this site
         relative = prefix + url[len(base) :]
     absolute = urljoin(here, relative)
     resolved = urlsplit(absolute)
     if resolved.scheme in _SKIPPED_SCHEMES:
-        return "skipped", None
+        return _Link("skipped", None, "", "", target)
     if f"{resolved.scheme}://{resolved.netloc}/" != _LOCAL:
-        return "external", None if _well_formed(url) else "malformed external link"
+        problem = None if _well_formed(url) else "malformed external link"
+        return _Link("external", problem, "", "", target)
     if not resolved.path.startswith(prefix):
-        return "internal", f"{resolved.path} is outside the site's path {prefix}"
+        problem = f"{resolved.path} is outside the site's path {prefix}"
+        return _Link("internal", problem, "", "", target)
     inside = "/" + resolved.path[len(prefix) :]
-    return "internal", _problem(site, pages, inside, resolved.fragment)
+    return _Link("internal", None, inside, resolved.fragment, target)
 
 
 def _problem(
-    site: Path, pages: dict[Path, _Page], path: str, fragment: str
+    site: Path,
+    pages: dict[Path, _Page],
+    targets: dict[str, Path | None],
+    path: str,
+    fragment: str,
 ) -> str | None:
-    target = _target(site, path)
+    if path not in targets:
+        targets[path] = _target(site, path)
+    target = targets[path]
     if target is None:
         return f"no file for {path}"
     if fragment and target.suffix == ".html":

@@ -22,6 +22,7 @@ the character: the browser would draw it from whatever font it finds.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
 import io
@@ -101,11 +102,21 @@ def formula_characters(site: Path) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for page in sorted(site.rglob("*.html")):
         name = page.relative_to(site).as_posix()
-        for formula in _MATH.findall(page.read_text(encoding="utf-8")):
-            for char in drawn_characters(formula):
-                if name not in found.setdefault(char, []):
-                    found[char].append(name)
+        for char in _page_characters(page.read_text(encoding="utf-8")):
+            found.setdefault(char, []).append(name)
     return found
+
+
+@functools.lru_cache(maxsize=512)
+def _page_characters(html: str) -> tuple[str, ...]:
+    """The characters a page's formulas draw, in order of first use.
+
+    Remembered: under ``mkdocs serve`` a rebuild leaves most pages as they were.
+    """
+    drawn: dict[str, None] = {}
+    for formula in _MATH.findall(html):
+        drawn.update(dict.fromkeys(sorted(drawn_characters(formula))))
+    return tuple(drawn)
 
 
 def subset(font: bytes, characters: set[str]) -> bytes:
@@ -152,12 +163,16 @@ def _describe(char: str) -> str:
     return f"{char!r} (U+{ord(char):04X})"
 
 
-def subset_site_font(site: Path, sources: Mapping[str, str]) -> tuple[int, int, int]:
+def subset_site_font(
+    site: Path, sources: Mapping[str, str], full: Path | None = None
+) -> tuple[int, int, int]:
     """Replace the built site's math font by its subset for the site's formulas.
 
     Parameters:
         site: The built site, every edition written.
         sources: Built page (relative to the site) -> its source under ``docs/``.
+        full: The whole font (``docs/`` holds it); by default the site's copy,
+            which a partial build under serve has already cut, and leaves.
 
     Returns:
         The font's bytes before and after, and how many characters it keeps.
@@ -166,7 +181,7 @@ def subset_site_font(site: Path, sources: Mapping[str, str]) -> tuple[int, int, 
         MissingMathGlyph: Naming each page and character the font lacks.
     """
     path = site / FONT
-    font = path.read_bytes()
+    font = (full or path).read_bytes()
     found = formula_characters(site)
     try:
         data = render_cache.lookup(

@@ -20,6 +20,7 @@ from attention_docs_site.editions import EditionError
 from attention_docs_site.upstream.guard import declare
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
     from mkdocs.theme import Theme
 
 DIRECTION = declare(
@@ -51,6 +52,9 @@ def direction(theme: Theme, lang: str) -> str:
     if configured:
         return str(configured)
     environment = theme.get_env()
+    sources = _sources(environment, (f"partials/languages/{lang}.html", _ENGLISH))
+    if sources in _KNOWN:  # under mkdocs serve, every rebuild asks again
+        return _KNOWN[sources]
     try:
         own = environment.get_template(f"partials/languages/{lang}.html")
     except TemplateNotFound:
@@ -60,11 +64,33 @@ def direction(theme: Theme, lang: str) -> str:
             "cannot build that edition: use a locale Material translates, or add "
             "that partial under overrides/"
         ) from None
-    english = environment.get_template("partials/languages/en.html")
+    english = environment.get_template(_ENGLISH)
     found = [
         str(getattr(partial.make_module({}), "t", lambda _: "")("direction"))
         for partial in (own, english)
     ]
     chosen = found[0] or found[1]
     DIRECTION.require(chosen in DIRECTIONS, f"{lang!r} has direction {chosen!r}")
-    return chosen if chosen in DIRECTIONS else "ltr"  # the canary's report goes on
+    if chosen not in DIRECTIONS:
+        return "ltr"  # the canary's report goes on
+    _KNOWN[sources] = chosen
+    return chosen
+
+
+_ENGLISH = "partials/languages/en.html"
+# The direction found, by the sources of the two partials it was read from.
+_KNOWN: dict[tuple[str | None, ...], str] = {}
+
+
+def _sources(
+    environment: Environment, names: tuple[str, ...]
+) -> tuple[str | None, ...]:
+    """The templates' sources (None for one the theme lacks), as Jinja loads them."""
+    assert environment.loader is not None
+    found: list[str | None] = []
+    for name in names:
+        try:
+            found.append(environment.loader.get_source(environment, name)[0])
+        except TemplateNotFound:
+            found.append(None)
+    return tuple(found)

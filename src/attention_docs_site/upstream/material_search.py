@@ -96,3 +96,31 @@ def lunr_languages(theme_dirs: Iterable[str]) -> frozenset[str]:
     }
     SEARCH_LANGUAGES.require(bool(found), f"no lunr.<lang>.min.js under {_LUNR}")
     return frozenset(found)
+
+
+SEARCH_INDEX = declare(
+    "material: the search index's entries",
+    "mkdocs-material",
+    "9.8.2",
+    "reads and reorders the list of entries of its plugin's search_index, "
+    "which its on_post_build writes out",
+    "a partial build under serve renders some pages only; the index must "
+    "hold every page's entries, in the order of a full build (#48)",
+    "speed",
+)
+
+
+def index_entries(config: Any) -> list[Any] | None:  # noqa: ANN401 (MkDocsConfig)
+    """The entries of the build's search index, as the plugin will write them.
+
+    None without Material's search plugin (or with it disabled).
+    """
+    plugin = config.plugins.get("material/search") or config.plugins.get("search")
+    if plugin is None or not plugin.config.get("enabled", True):
+        return None
+    index = getattr(plugin, "search_index", None)
+    entries = getattr(index, "entries", None)
+    SEARCH_INDEX.require(
+        isinstance(entries, list), "its plugin has no search_index.entries list"
+    )
+    return entries
