@@ -100,6 +100,18 @@ def prose_edit(text: str, run: int) -> str:
     return edited
 
 
+def figure_edit(text: str, run: int) -> str:
+    """kernel_shapes drawn from one more sample point than in the last run."""
+    edited, count = re.subn(
+        r"u = np\.linspace\(-2\.5, 2\.5, \d+\)",
+        f"u = np.linspace(-2.5, 2.5, {502 + run})",
+        text,
+    )
+    if count != 1:
+        raise SystemExit("the figure edit no longer matches kernel_shapes")
+    return edited
+
+
 def edits(project: Path) -> dict[str, Edit]:
     """The four scenarios: the same bytes saved, prose, one function, a label."""
     page = project / "docs" / "attention-pooling.md"
@@ -123,11 +135,7 @@ def edits(project: Path) -> dict[str, Edit]:
         ),
         "one figure's function (kernel_shapes)": Edit(
             figures,
-            lambda text, run: re.sub(
-                r"u = np\.linspace\(-2\.5, 2\.5, \d+\)",
-                f"u = np.linspace(-2.5, 2.5, {502 + run})",
-                text,
-            ),
+            figure_edit,
             "attention-pooling/",
             lambda run: None,
             reruns=True,

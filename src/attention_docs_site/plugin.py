@@ -69,7 +69,7 @@ from attention_docs_site.upstream.material_html import template_edit
 from attention_docs_site.upstream.material_languages import direction
 from attention_docs_site.upstream.material_search import index_entries
 from attention_docs_site.upstream.material_titles import ForeignTitles
-from attention_docs_site.upstream.mkdocs_dirty import dirty_builds
+from attention_docs_site.upstream.mkdocs_dirty import dirty_builds, list_theme_once
 from attention_docs_site.upstream.mkdocstrings import set_api_locale
 from attention_docs_site.upstream.watchdog import poll_every
 from attention_docs_site.wheel import Wheel, library_wheel
@@ -169,6 +169,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         config.extra["library_version"] = self.wheel.version  # footer, PDFs, notebooks
         if self.serving:
             self.partial.start(config, Path(__file__).parent, library_folder())
+            list_theme_once(config.theme)
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:

@@ -113,11 +113,18 @@ SEARCH_INDEX = declare(
 def index_entries(config: Any) -> list[Any] | None:  # noqa: ANN401 (MkDocsConfig)
     """The entries of the build's search index, as the plugin will write them.
 
-    None without Material's search plugin (or with it disabled).
+    None without Material's search plugin (or with it disabled). Under
+    ``mkdocs serve --dirty`` the plugin would merge them with the last
+    build's index, which a partial build's list holds already: that merge is
+    turned off (its ``search_index_prev``, kept for it, is dropped).
     """
     plugin = config.plugins.get("material/search") or config.plugins.get("search")
     if plugin is None or not plugin.config.get("enabled", True):
         return None
+    SEARCH_INDEX.require(
+        hasattr(plugin, "search_index_prev"), "its plugin has no search_index_prev"
+    )
+    plugin.search_index_prev = None
     index = getattr(plugin, "search_index", None)
     entries = getattr(index, "entries", None)
     SEARCH_INDEX.require(
