@@ -88,28 +88,32 @@ class Edit:
     reruns: bool  # whether blocks must re-run (else none may)
 
 
+def _edit_once(pattern: str, replacement: str, text: str, what: str) -> str:
+    """``text`` with its one match of ``pattern`` replaced (else stop, naming it)."""
+    edited, count = re.subn(pattern, replacement, text)
+    if count != 1:
+        raise SystemExit(f"the {what} no longer matches")
+    return edited
+
+
 def prose_edit(text: str, run: int) -> str:
     """The attention-pooling page with a few words of its first paragraph changed."""
-    edited, count = re.subn(
+    return _edit_once(
         r"small enough( \(edit -?\d+\))?(\s+)to",
         rf"small enough (edit {run})\2to",
         text,
+        "prose edit of attention-pooling.md",
     )
-    if count != 1:
-        raise SystemExit("the prose edit no longer matches attention-pooling.md")
-    return edited
 
 
 def figure_edit(text: str, run: int) -> str:
     """kernel_shapes drawn from one more sample point than in the last run."""
-    edited, count = re.subn(
+    return _edit_once(
         r"u = np\.linspace\(-2\.5, 2\.5, \d+\)",
         f"u = np.linspace(-2.5, 2.5, {502 + run})",
         text,
+        "edit of kernel_shapes",
     )
-    if count != 1:
-        raise SystemExit("the figure edit no longer matches kernel_shapes")
-    return edited
 
 
 def edits(project: Path) -> dict[str, Edit]:
