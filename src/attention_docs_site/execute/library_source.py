@@ -12,6 +12,7 @@ compares their digests with the current ones.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from bisect import bisect_right
 from collections.abc import Iterator
@@ -96,8 +97,13 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+@functools.lru_cache(maxsize=512)
 def _cut(name: str, text: str) -> _Module:
-    """Cut one module's source into its units."""
+    """Cut one module's source into its units.
+
+    Remembered: under ``mkdocs serve`` a library edit changes one file, and
+    the others are not parsed again.
+    """
     lines = text.splitlines(keepends=True)
     tree = ast.parse(text)
     spans = _function_spans(tree)
@@ -146,24 +152,32 @@ def _typing_only(node: ast.stmt) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=512)
+def _top_level(text: str, package: str, here: str) -> tuple[bool, frozenset[str]]:
+    """Whether a module's import-time code names torch, and what it imports then.
+
+    The library's modules it imports; remembered, as :func:`_cut` is.
+    """
+    statements = [
+        node
+        for node in ast.parse(text).body
+        if not is_function(node) and not _typing_only(node)
+    ]
+    module = ast.Module(body=statements, type_ignores=[])
+    return names_torch(module), frozenset(_imported(module, package, here))
+
+
 def _torch_modules(root: Path, package: str) -> frozenset[str]:
     """The library's modules whose import imports PyTorch (see LibrarySource)."""
-    top_level: dict[str, set[str]] = {}
+    top_level: dict[str, frozenset[str]] = {}
     flagged = set()
     for path in sorted(root.rglob("*.py")):
         parts = path.relative_to(root).with_suffix("").parts
         dotted = ".".join((package, *parts)).removesuffix(".__init__")
         here = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
-        tree = ast.parse(path.read_text("utf-8"))
-        statements = [
-            node
-            for node in tree.body
-            if not is_function(node) and not _typing_only(node)
-        ]
-        module = ast.Module(body=statements, type_ignores=[])
-        if names_torch(module):
+        torch, top_level[dotted] = _top_level(path.read_text("utf-8"), package, here)
+        if torch:
             flagged.add(dotted)
-        top_level[dotted] = _imported(module, package, here)
     changed = True
     while changed:
         changed = False
