@@ -127,12 +127,18 @@ class CachedFence:
         The output is ``{"html": ..., "torch": ...}``: ``torch`` says whether
         the block's own run (not the replay of earlier ones) reached library
         code that uses PyTorch. The earlier blocks it depends on that were
-        served from the cache run first, in page order; a block that logged a
-        warning (it raised) is never cached.
+        served from the cache run first, in page order (of a block that only
+        imports what this one reads, its import statements alone:
+        :meth:`_Session.replay`); a block that logged a warning (it raised)
+        is never cached.
         """
-        for i in sorted(needs):
+        for i, imports in state.replay(block_names(source), needs):
             block = state.blocks[i]
-            if not block.ran:
+            if imports is not None:  # only names it imports are needed
+                if not (block.ran or block.imports_ran):
+                    _markdown_exec(imports, *args, **kwargs)
+                    block.imports_ran = True
+            elif not block.ran:
                 _markdown_exec(block.source, *args, **kwargs)
                 block.ran = True
         watcher = _Warnings()
@@ -224,6 +230,28 @@ class _Block:
     units: frozenset[str]
     ran: bool  # run in this build, so its effects are in the session
     torch: bool = False  # it, or an earlier block it depends on, uses PyTorch
+    imports_ran: bool = False  # its import statements alone were run
+
+
+def _imports(source: str, wanted: set[str]) -> str | None:
+    """The top-level import statements of a block, if they bind every ``wanted`` name.
+
+    None when one of those names is bound by an import elsewhere (inside an
+    ``if`` or a function): the whole block must run.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    statements = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    bound = {
+        alias.asname or alias.name.split(".")[0]
+        for statement in statements
+        for alias in statement.names
+    }
+    if not wanted <= bound:
+        return None
+    return "\n".join(ast.get_source_segment(source, n) or "" for n in statements)
 
 
 @dataclass
@@ -246,6 +274,7 @@ class _Session:
     # button still runs its imports; see docs/assets/run-worker.js).
     torch_names: set[str] = field(default_factory=set)
     imported: set[str] = field(default_factory=set)
+    importer: dict[str, int] = field(default_factory=dict)  # the block that did
     # The dynamic blocks, and the blocks they depend on.
     everything: set[int] = field(default_factory=set)
 
@@ -263,6 +292,40 @@ class _Session:
         for name in names.reads:
             needs |= self.groups.get(name, set())
         return frozenset(needs)
+
+    def replay(
+        self, names: BlockNames, needs: frozenset[int]
+    ) -> list[tuple[int, str | None]]:
+        """What of the earlier blocks ``needs`` to run, in page order, before a block.
+
+        A block that bound a name it reads by ``import`` alone, and is needed
+        for nothing else, runs its import statements alone (the code that
+        follows them may draw a figure the block does not read); the blocks
+        that one depends on do not run for it. Every other block runs whole.
+
+        Returns:
+            ``(block, None)`` to run a block whole, ``(block, its imports)``
+            to run its import statements only.
+        """
+        if names.dynamic:
+            return [(i, None) for i in sorted(needs)]
+        whole = set(self.everything)
+        wanted: dict[int, set[str]] = {}
+        for name in names.reads:
+            if name in self.imported and name in self.importer:
+                wanted.setdefault(self.importer[name], set()).add(name)
+            else:
+                whole |= self.groups.get(name, set())
+        imports = {i: _imports(self.blocks[i].source, n) for i, n in wanted.items()}
+        for i, statements in imports.items():
+            if statements is None:  # the whole block, and what it needs
+                for name in wanted[i]:
+                    whole |= self.groups.get(name, set())
+        return [
+            (i, None if i in whole else imports[i])
+            for i in sorted(needs)
+            if i in whole or i in imports
+        ]
 
     def add(
         self,
@@ -296,3 +359,6 @@ class _Session:
             self.groups[name] = group
         for name in names.imported:
             self.groups[name] = set(mine)
+            self.importer[name] = index
+        for name in names.binds - names.imported:
+            self.importer.pop(name, None)
