@@ -169,7 +169,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         config.extra["library_version"] = self.wheel.version  # footer, PDFs, notebooks
         if self.serving:
             self.partial.start(config, Path(__file__).parent, library_folder())
-            list_theme_once(config.theme)
+            list_theme_once(config.theme, render_cache.BYTECODE)
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from attention_docs_site.upstream.guard import declare
 
 if TYPE_CHECKING:
-    from jinja2 import Environment
+    from jinja2 import BytecodeCache, Environment
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import File, Files
     from mkdocs.structure.pages import Page
@@ -197,13 +197,16 @@ def render_now(page: Page, config: MkDocsConfig, files: Files) -> None:
 _LISTED: dict[tuple[object, ...], list[str]] = {}
 
 
-def list_theme_once(theme: Theme) -> None:
+def list_theme_once(theme: Theme, bytecode: BytecodeCache | None = None) -> None:
     """In a partial build, list the theme's files from the last full build's list.
 
     ``theme`` is the build's ``config.theme``; each environment its
     ``get_env`` makes remembers what ``list_templates`` found in a full
     build, and gives it back in a partial one (whose theme, overrides
     included, did not change: the serve stage builds everything otherwise).
+    Each also compiles its templates through ``bytecode``, if given (the
+    search plugin's words, the editions' directions are read from templates
+    before the pages' environment exists).
     """
     if not THEME_FILES.active or getattr(theme.get_env, "_attention_docs", False):
         return
@@ -217,6 +220,8 @@ def list_theme_once(theme: Theme) -> None:
 
     def get_env() -> Environment:
         environment = make()
+        if bytecode is not None:
+            environment.bytecode_cache = bytecode
         listing = environment.list_templates
         folders = getattr(environment.loader, "searchpath", None)
         key = (tuple(folders or ()), tuple(sorted(theme.static_templates)))
