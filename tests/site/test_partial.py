@@ -224,3 +224,36 @@ def test_the_search_index_holds_every_page_s_entries_in_the_full_order(project):
     builds.edition_built(index)
     assert index == ["old a.md", "new b.md", "new api.md"]
     assert builds.memo[("en", "b.md")].entries == ["new b.md"]
+
+
+def test_a_partial_build_lists_the_theme_s_files_from_the_last_full_build(
+    monkeypatch,
+):
+    from attention_docs_site.upstream import mkdocs_dirty
+
+    calls = []
+
+    class Environment:
+        loader = SimpleNamespace(searchpath=["/theme"])
+        bytecode_cache = None
+
+        def list_templates(self, extensions=None, filter_func=None):
+            calls.append(filter_func)
+            return [f"file-{len(calls)}.css"]
+
+    theme = SimpleNamespace(static_templates=["404.html"], get_env=Environment)
+    monkeypatch.setattr(mkdocs_dirty, "_LISTED", {})
+    mkdocs_dirty.list_theme_once(theme, bytecode="compiled")  # type: ignore[arg-type]
+    mkdocs_dirty.list_theme_once(theme)  # once per theme
+    env = theme.get_env()
+    assert env.bytecode_cache == "compiled"
+
+    def keep(name: str) -> bool:
+        return True
+
+    assert env.list_templates(filter_func=keep) == ["file-1.css"]  # a full build
+    monkeypatch.setattr(mkdocs_dirty._SWITCH, "partial", True)
+    assert theme.get_env().list_templates(filter_func=keep) == ["file-1.css"]
+    assert len(calls) == 1  # the partial build did not list again
+    monkeypatch.setattr(mkdocs_dirty._SWITCH, "partial", False)
+    assert theme.get_env().list_templates(filter_func=keep) == ["file-2.css"]
