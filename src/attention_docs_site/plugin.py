@@ -135,7 +135,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     def _partial_rebuild(self) -> bool:
         """Whether serve's next build renders only what changed (see :mod:`.serve`)."""
         speed = self.settings is None or self.settings.speed_edits
-        return self.partial.decide() and speed
+        return self.partial.decide(allowed=speed)
 
     def on_serve(
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: object

@@ -235,12 +235,13 @@ def test_a_partial_rebuild_writes_what_a_full_build_writes(tmp_path, warm_cache)
         (
             "a title, which every page's navigation shows",
             lambda: _edit(docs / "references.md", "# References", "# Works cited"),
-            r"the title or front matter of references\.md changed",
+            r"the title, icon or status of references\.md changed",
         ),
         (
             "the same bytes saved again",
             lambda: (docs / "index.md").write_bytes((docs / "index.md").read_bytes()),
-            r"en: 1 of \d+ pages rendered\n  api\.md",
+            r"en: 1 of \d+ pages rendered\n  api\.md \(API entries\)\n.*"
+            r"zh: 1 of \d+ pages rendered\n  api\.zh\.md",
         ),
     ]
     server = Serve(project, warm_cache, tmp_path / "served")
@@ -251,7 +252,7 @@ def test_a_partial_rebuild_writes_what_a_full_build_writes(tmp_path, warm_cache)
             save()
             server.wait_for_log(r"Reloading browsers", after=mark)
             log = "".join(server.lines[mark:])
-            assert re.search(said, log), f"{what}:\n{log}"
+            assert re.search(said, log, re.S), f"{what}:\n{log}"
             partial = _tree(server.site, server.port)
             full = Serve(project, warm_cache, tmp_path / f"full-{number}")
             try:

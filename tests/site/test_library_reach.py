@@ -388,7 +388,7 @@ def test_only_the_blocks_that_use_what_an_edited_function_made_rerun(toy, tmp_pa
 
 
 def session_with(*sources):
-    from attention_docs_site.execute.fence import _Session, block_names
+    from attention_docs_site.execute.sessions import _Session, block_names
 
     session = _Session()
     for source in sources:
@@ -398,7 +398,7 @@ def session_with(*sources):
 
 
 def needs(session, source):
-    from attention_docs_site.execute.fence import block_names
+    from attention_docs_site.execute.sessions import block_names
 
     return set(session.depends(block_names(source)))
 
@@ -432,10 +432,10 @@ def test_a_block_that_can_reach_any_name_depends_on_every_block():
 
 
 def replay(session, source):
-    from attention_docs_site.execute.fence import block_names
+    from attention_docs_site.execute.sessions import block_names
 
     names = block_names(source)
-    return session.replay(names, session.depends(names))
+    return session.replay(names, session.depends(names), "lib")
 
 
 def test_a_block_that_only_imports_what_a_later_one_reads_replays_its_imports():
@@ -446,6 +446,10 @@ def test_a_block_that_only_imports_what_a_later_one_reads_replays_its_imports():
         (0, "import os\nfrom lib import figures")
     ]
     assert replay(drawn, "print(1)") == []
+    # Anything but the library's calls (a seed, a setting) runs whole.
+    for other in ("os.chdir('/')", "x = figures.a()", "print(figures.a(os.sep()))"):
+        seeded = session_with(f"import os\nfrom lib import figures\n{other}")
+        assert replay(seeded, "print(figures.b())") == [(0, None)], other
     # Needed for a variable it made too: the whole block.
     made = session_with("from lib import figures\nx = figures.a()")
     assert replay(made, "print(figures.b(), x)") == [(0, None)]

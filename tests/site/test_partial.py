@@ -20,6 +20,7 @@ from attention_docs_site.serve.partial import PageMemo, PartialBuilds
 
 LAYOUT = {
     "mkdocs.yml": "site_name: t\n",
+    "pyproject.toml": "[project]\nname = 'pkg'\n",
     "docs/a.md": "# A\n\nText.\n",
     "docs/a.zh.md": "# 甲\n\n文字。\n",
     "docs/b.md": "# B\n",
@@ -37,8 +38,11 @@ def project(tmp_path, monkeypatch):
     for name, text in LAYOUT.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
-    names = {"digest": "names-1"}
+    names = {"digest": "names-1", "version": "0.1.0"}
     monkeypatch.setattr(stage, "names_digest", lambda: names["digest"])
+    monkeypatch.setattr(
+        stage, "library_wheel", lambda root: SimpleNamespace(version=names["version"])
+    )
     return SimpleNamespace(root=tmp_path, names=names)
 
 
@@ -85,6 +89,7 @@ def test_a_page_saved_is_a_partial_build_that_names_it(project):
     ("name", "reason"),
     [
         ("mkdocs.yml", "mkdocs.yml changed"),
+        ("pyproject.toml", "pyproject.toml changed"),
         ("docs/assets/site.css", "docs/assets/site.css changed, which is not a page"),
         ("overrides/main.html", "the theme's overrides/main.html changed"),
         (
@@ -124,6 +129,29 @@ def test_a_library_edit_is_partial_unless_the_library_s_names_changed(project):
     project.names["digest"] = "names-2"  # say, f renamed
     save(module, "def g():\n    return 2\n")
     assert builds.decide() is False
+    builds.finished()
+    project.names["version"] = "0.2.0"  # every page's footer shows it
+    save(module, "def g():\n    return 3\n")
+    assert builds.decide() is False
+    builds.finished()
+    save(module, "def g():\n    return 4\n")
+    assert builds.decide() is True
+
+
+def test_with_the_speed_edits_off_every_build_is_full(project, caplog):
+    builds = started(project)
+    with caplog.at_level(logging.INFO, logger="mkdocs.plugins.attention_docs"):
+        assert builds.decide(allowed=False) is False
+    assert builds.partial is False
+    assert "partial rebuilds are off with the speed edits" in caplog.text
+
+
+def test_hidden_files_and_files_that_vanish_are_not_inputs(project):
+    builds = started(project)
+    docs = project.root / "docs"
+    (docs / ".a.md.swp").write_text("swap", encoding="utf-8")
+    (docs / ".#a.md").symlink_to(docs / "nowhere")  # an editor's lock, dangling
+    assert builds.decide() is True and builds.changed == frozenset()
 
 
 def test_after_a_failed_build_the_next_renders_every_page(project):
@@ -257,3 +285,16 @@ def test_a_partial_build_lists_the_theme_s_files_from_the_last_full_build(
     assert len(calls) == 1  # the partial build did not list again
     monkeypatch.setattr(mkdocs_dirty._SWITCH, "partial", False)
     assert theme.get_env().list_templates(filter_func=keep) == ["file-2.css"]
+
+
+def test_a_save_that_changes_nothing_renders_the_api_pages_alone(project):
+    builds = started(project)
+    builds.memo[("en", "a.md")] = memo("A")
+    builds.memo[("en", "b.md")] = memo("B")
+    builds.memo[("en", "api.md")] = memo("API", api=True)
+    save(project.root / "docs" / "a.md")  # the same bytes
+    assert builds.decide() is True
+    files = edition_files(project, "en")
+    builds.choose("en", files, None)
+    # Every build writes objects.inv from the API entries it rendered.
+    assert rendered(files) == {"a.md": False, "b.md": False, "api.md": True}

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from attention_docs_site.execute.fence import block_names
+from attention_docs_site.execute.sessions import block_names
 from attention_docs_site.upstream.ipython import quiet_tracebacks
 
 if TYPE_CHECKING:

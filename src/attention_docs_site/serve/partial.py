@@ -29,13 +29,16 @@ same bytes has not changed.
   changed (its notice says when the English page moved on);
 - a page whose code blocks or notebook ran library code that has changed
   since (the execution cache records each block's reach; the blocks re-run);
-- the API pages, always: the links from every rendered page to the API are
-  resolved against the anchors those pages register as they render;
+- the API pages, always: the links from a rendered page to the API resolve
+  against the anchors those pages register as they render (mkdocs-autorefs),
+  and every edition's build writes the inventory, ``objects.inv``, from the
+  entries it rendered (mkdocstrings);
 - a page with no output yet.
 
 The others keep last build's output, and give the navigation of the rendered
 pages their titles and front matter, and the search index their entries, as
-last build recorded them. If a rendered page's title or front matter changed,
+last build recorded them. If a rendered page's title (or the icon or status
+its front matter gives the navigation) changed,
 the navigation of every page shows it: the build then renders every page
 (and says so), and so do the next editions' builds.
 
@@ -44,21 +47,22 @@ The site-wide files follow (:class:`..site.finish.Partial`).
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attention_docs_site.markdown.code_names import names_digest
+from attention_docs_site.serve.stamps import Stamp, stamps
 from attention_docs_site.translations.pages import english_path
 from attention_docs_site.upstream.mkdocs_dirty import (
     keep_title,
     render_now,
     render_only,
 )
+from attention_docs_site.wheel import library_wheel
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -69,41 +73,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mkdocs.plugins.attention_docs")
 
-Stamp = tuple[int, int, str]
-"""A file's time stamp (ns), size and sha-256."""
 PageKey = tuple[str, str]
 """An edition's language and a page's ``src_uri`` in it."""
-
-_SKIPPED_FOLDERS = {"__pycache__", ".cache", ".mypy_cache", ".ruff_cache"}
-
-
-def stamps(roots: Iterable[Path], known: Mapping[str, Stamp]) -> dict[str, Stamp]:
-    """Every file under ``roots`` (folders or files), stamped.
-
-    A file whose time stamp and size are those ``known`` has is not read
-    again; any other is hashed, so one saved with the same bytes compares equal.
-    """
-    found: dict[str, Stamp] = {}
-    for root in roots:
-        files = [root] if root.is_file() else _files(root)
-        for path in files:
-            info = path.stat()
-            name = str(path)
-            before = known.get(name)
-            if before is not None and before[:2] == (info.st_mtime_ns, info.st_size):
-                found[name] = before
-            else:
-                digest = hashlib.sha256(path.read_bytes()).hexdigest()
-                found[name] = (info.st_mtime_ns, info.st_size, digest)
-    return found
-
-
-def _files(folder: Path) -> list[Path]:
-    files = []
-    for parent, folders, names in os.walk(folder):
-        folders[:] = sorted(f for f in folders if f not in _SKIPPED_FOLDERS)
-        files += [Path(parent, name) for name in sorted(names)]
-    return files
 
 
 @dataclass
@@ -129,6 +100,8 @@ class _Roots:
 
     def all(self) -> list[Path]:
         roots = [self.config, self.docs, self.plugin, self.library]
+        project = self.config.parent / "pyproject.toml"  # the wheel's metadata
+        roots += [project] if project.is_file() else []
         return roots + ([self.theme] if self.theme else [])
 
 
@@ -145,6 +118,7 @@ class PartialBuilds:
         self.notebooks_changed = False
         self.everything = False  # a partial build that renders every page after all
         self.names: str | None = None
+        self.version: str | None = None
         self.memo: dict[PageKey, PageMemo] = {}
         # The edition build under way: its pages in order, those rendered.
         self.order: list[PageKey] = []
@@ -167,8 +141,12 @@ class PartialBuilds:
         )
         self.inputs = stamps(self.roots.all(), {})
 
-    def decide(self) -> bool:
-        """Before a rebuild: whether it can be partial (the reason is logged if not)."""
+    def decide(self, allowed: bool = True) -> bool:
+        """Before a rebuild: whether it can be partial (the reason is logged if not).
+
+        Parameters:
+            allowed: False when partial builds are off (the speed switch).
+        """
         self.partial = self.everything = False
         if self.roots is None:
             return False
@@ -183,6 +161,8 @@ class PartialBuilds:
         reason = self._full_build_reason(changed, before)
         if not self.complete:
             reason = "the last build did not finish"
+        if not allowed:
+            reason = "partial rebuilds are off with the speed edits"
         self.complete = False
         if reason:
             log.info("attention_docs serve: every page is rendered: %s", reason)
@@ -200,7 +180,7 @@ class PartialBuilds:
             shown = _shown(path, roots)
             if name not in before or name not in self.inputs:
                 return f"{shown} was added or removed"
-            if path == roots.config:
+            if path.parent == roots.config.parent:  # mkdocs.yml, pyproject.toml
                 return f"{shown} changed"
             if roots.theme and path.is_relative_to(roots.theme):
                 return f"the theme's {shown} changed"
@@ -220,12 +200,19 @@ class PartialBuilds:
             names, self.names = self.names, names_digest()
             if names != self.names:
                 return "the library's names changed, which every page's checks read"
+            version, self.version = self.version, self._version()
+            if version != self.version:
+                return "the library's version changed, which every page's footer shows"
         return ""
+
+    def _version(self) -> str:
+        assert self.roots is not None
+        return library_wheel(self.roots.config.parent).version
 
     def finished(self) -> None:
         """The build finished: the next may be partial."""
-        if self.names is None:
-            self.names = names_digest()
+        if not self.partial:  # the baselines, as this build read them
+            self.names, self.version = names_digest(), self._version()
         self.complete = True
 
     def failed(self) -> None:
@@ -298,19 +285,19 @@ class PartialBuilds:
         )
 
     def recheck_titles(self, lang: str, config: MkDocsConfig, files: Files) -> None:
-        """After the pages are read: if a title or front matter moved, render all."""
+        """After the pages are read: if a title in the navigation moved, render all."""
         if not self.partial or self.everything:
             return
         moved = [
             uri
             for (_, uri), now in self.rendered.items()
             if (memo := self.memo.get((lang, uri))) is not None
-            and (memo.title, memo.meta) != (now.title, now.meta)
+            and _navigation(memo) != _navigation(now)
         ]
         if not moved:
             return
         log.info(
-            "attention_docs serve: the title or front matter of %s changed, which "
+            "attention_docs serve: the title, icon or status of %s changed, which "
             "the navigation of every page shows: every page is rendered",
             ", ".join(moved),
         )
@@ -337,6 +324,15 @@ class PartialBuilds:
                 for entry in (self.rendered.get(key) or self.memo[key]).entries
             ]
         self.memo.update(self.rendered)
+
+
+# The front matter Material's navigation shows of a page other than its own.
+_NAVIGATION_META = ("icon", "subtitle", "status")
+
+
+def _navigation(memo: PageMemo) -> tuple[object, ...]:
+    """What the navigation of every page shows of this one: title, icon, status."""
+    return (memo.title, *(memo.meta.get(key) for key in _NAVIGATION_META))
 
 
 def _shown(path: Path, roots: _Roots) -> str:

@@ -56,12 +56,12 @@ def _site_url(config: MkDocsConfig, step: str) -> str:
 class Partial:
     """A partial build under serve (:mod:`..serve.partial`): what it must rewrite.
 
-    The site folder holds the last build's files; the logos, the theme's
-    edited sheet and bundle and Pyodide's files depend on none of a partial
-    build's inputs, and stay.
+    The site folder holds the last build's files; the theme's edited sheet
+    and bundle and Pyodide's files depend on none of a partial build's
+    inputs, and stay.
     """
 
-    library: bool  # the library changed: its wheel, and the zips that hold it
+    library: bool  # the library changed: its wheel, the zips, the logos it draws
     notebooks: bool  # an exercise notebook changed: the zips
 
 
@@ -82,10 +82,11 @@ def write_site_files(
         partial: For a partial build under serve, what it must rewrite.
     """
     site = Path(config.site_dir)
-    if partial is None:
+    if partial is None or partial.library:  # the library draws them
         write_logos(
             site, config.theme["logo"], config.theme["favicon"], config.site_name
         )
+    if partial is None:
         drop_palette_switching_rule(site, config.theme.dirs)
         stagger_component_mounts(site, config.theme.dirs)
     if partial is None or partial.library:

@@ -119,15 +119,17 @@ def index_entries(config: Any) -> list[Any] | None:  # noqa: ANN401 (MkDocsConfi
     turned off (its ``search_index_prev``, kept for it, is dropped).
     """
     plugin = config.plugins.get("material/search") or config.plugins.get("search")
-    if plugin is None or not plugin.config.get("enabled", True):
+    if not SEARCH_INDEX.active or plugin is None:
         return None
-    SEARCH_INDEX.require(
+    if not plugin.config.get("enabled", True) or not SEARCH_INDEX.require(
         hasattr(plugin, "search_index_prev"), "its plugin has no search_index_prev"
-    )
+    ):
+        return None
     plugin.search_index_prev = None
     index = getattr(plugin, "search_index", None)
     entries = getattr(index, "entries", None)
-    SEARCH_INDEX.require(
+    if not SEARCH_INDEX.require(
         isinstance(entries, list), "its plugin has no search_index.entries list"
-    )
+    ):
+        return None
     return entries

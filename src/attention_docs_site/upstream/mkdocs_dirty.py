@@ -98,6 +98,9 @@ def dirty_builds(decide: Callable[[], bool]) -> bool:
     import mkdocs_static_i18n.plugin
 
     original = mkdocs.commands.build.build
+    # MkDocs' module under its own name (properdocs.commands.build under
+    # ProperDocs, which aliases the mkdocs package): its logger's name.
+    logging.getLogger(mkdocs.commands.build.__name__).addFilter(_quiet_dirty_warning)
     for module, outer in (
         (mkdocs.commands.serve, True),
         (mkdocs_static_i18n.plugin, False),
@@ -105,11 +108,10 @@ def dirty_builds(decide: Callable[[], bool]) -> bool:
         current = getattr(module, "build", None)
         if getattr(current, "_attention_docs", False):
             continue  # replaced by an earlier serve in this process
-        DIRTY_BUILDS.require(
+        if DIRTY_BUILDS.require(
             current is original, f"{module.__name__}.build is not MkDocs's build"
-        )
-        module.build = _partial_build(original, outer=outer)  # type: ignore[union-attr]
-    logging.getLogger("mkdocs.commands.build").addFilter(_quiet_dirty_warning)
+        ):
+            module.build = _partial_build(original, outer=outer)  # type: ignore[union-attr]
     return True
 
 
@@ -149,20 +151,23 @@ def partial() -> bool:
 
 def render_only(file: File, render: bool) -> None:
     """Make a partial build render the page of ``file`` or skip it."""
-    _asks_is_modified()
+    if not (PAGE_SKIP.active and _asks_is_modified()):
+        return
     file.is_modified = (lambda: True) if render else (lambda: False)  # type: ignore[method-assign]
 
 
 @functools.cache
-def _asks_is_modified() -> None:
+def _asks_is_modified() -> bool:
     """Check, once, that a dirty build still asks each page's file."""
     from mkdocs.commands import build
 
-    for step in (build._populate_page, build._build_page):
+    return all(
         PAGE_SKIP.require(
             "page.file.is_modified()" in inspect.getsource(step),
             f"{step.__name__} no longer asks page.file.is_modified()",
         )
+        for step in (build._populate_page, build._build_page)
+    )
 
 
 def keep_title(page: Page, title: str | None, meta: Mapping[str, Any]) -> None:
@@ -170,10 +175,11 @@ def keep_title(page: Page, title: str | None, meta: Mapping[str, Any]) -> None:
     from mkdocs.structure.pages import Page as MkDocsPage
     from mkdocs.utils import weak_property
 
-    PAGE_SKIP.require(
+    if not PAGE_SKIP.require(
         isinstance(inspect.getattr_static(MkDocsPage, "title"), weak_property),
         "Page.title is no longer a weak_property",
-    )
+    ):
+        return
     page.title = title
     page.meta = dict(meta)
 
@@ -182,13 +188,14 @@ def render_now(page: Page, config: MkDocsConfig, files: Files) -> None:
     """Read and render a page the partial build skipped (its title is its own again)."""
     from mkdocs.commands import build
 
-    page.__dict__.pop("title", None)  # keep_title's, over the weak_property
-    page.meta = {}
-    PAGE_SKIP.require(
+    if not PAGE_SKIP.require(
         list(inspect.signature(build._populate_page).parameters)
         == ["page", "config", "files", "dirty"],
         "_populate_page no longer takes (page, config, files, dirty)",
-    )
+    ):
+        return
+    page.__dict__.pop("title", None)  # keep_title's, over the weak_property
+    page.meta = {}
     build._populate_page(page, config, files)
 
 
@@ -212,10 +219,11 @@ def list_theme_once(theme: Theme, bytecode: BytecodeCache | None = None) -> None
         return
     from mkdocs.structure.files import Files
 
-    THEME_FILES.require(
+    if not THEME_FILES.require(
         "env.list_templates(" in inspect.getsource(Files.add_files_from_theme),
         "add_files_from_theme no longer calls env.list_templates",
-    )
+    ):
+        return
     make = theme.get_env
 
     def get_env() -> Environment:
