@@ -97,6 +97,14 @@ def report_sizes(
     ]
     for name, (one, many) in medians.items():
         print(f"{name:<40} {one:7.2f} {many:7.2f} {many / one:6.2f}")
+    print("\neach run, in seconds (blocks re-run)")
+    for name in served[1]:
+        for size in served:
+            runs = ", ".join(f"{t:.2f} ({m})" for t, m in served[size][name])
+            print(f"  {name} at {size} x: {runs}")
+    for size in floors:
+        runs = ", ".join(f"{t:.2f}" for t in floors[size])
+        print(f"  build floor at {size} x: {runs}")
     print()
     for name, limit in SERVE_TARGETS.items():
         for size, value in zip((1, factor), medians[name], strict=True):

@@ -132,8 +132,11 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         if self.serving:
             dirty_builds(self._partial_rebuild)
 
-    def _partial_rebuild(self) -> bool:
-        """Whether serve's next build renders only what changed (see :mod:`.serve`)."""
+    def _partial_rebuild(self) -> bool | None:
+        """Whether serve's next build renders only what changed (see :mod:`.serve`).
+
+        None: no file changed, and no build is needed.
+        """
         speed = self.settings is None or self.settings.speed_edits
         return self.partial.decide(allowed=speed)
 

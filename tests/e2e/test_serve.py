@@ -240,8 +240,7 @@ def test_a_partial_rebuild_writes_what_a_full_build_writes(tmp_path, warm_cache)
         (
             "the same bytes saved again",
             lambda: (docs / "index.md").write_bytes((docs / "index.md").read_bytes()),
-            r"en: 1 of \d+ pages rendered\n  api\.md \(API entries\)\n.*"
-            r"zh: 1 of \d+ pages rendered\n  api\.zh\.md",
+            r"no file a build reads changed: no build",
         ),
     ]
     server = Serve(project, warm_cache, tmp_path / "served")

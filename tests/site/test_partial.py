@@ -30,6 +30,7 @@ LAYOUT = {
     "plugin/catalogs/en.yml": "word: Word\n",
     "lib/pkg/mod.py": "def f():\n    return 1\n",
     "lib/pkg/font.ttf": "font",
+    "snippets/note.md": "A note.\n",
 }
 
 
@@ -53,6 +54,7 @@ def started(project) -> PartialBuilds:
         config_file_path=str(root / "mkdocs.yml"),
         docs_dir=str(root / "docs"),
         theme=SimpleNamespace(custom_dir=str(root / "overrides")),
+        watch=[str(root / "lib"), str(root / "snippets")],
     )
     builds = PartialBuilds()
     assert builds.decide() is False  # nothing built yet
@@ -69,12 +71,15 @@ def save(path: Path, text: str | None = None) -> None:
     os.utime(path, ns=(later, later))
 
 
-def test_nothing_changed_or_the_same_bytes_saved_is_a_partial_build(project):
+def test_nothing_changed_or_the_same_bytes_saved_needs_no_build(project, caplog):
     builds = started(project)
-    assert builds.decide() is True and builds.changed == frozenset()
-    builds.finished()
+    with caplog.at_level(logging.INFO, logger="mkdocs.plugins.attention_docs"):
+        assert builds.decide() is None
+    assert "no file a build reads changed: no build" in caplog.text
     save(project.root / "docs" / "a.md")
-    assert builds.decide() is True and builds.changed == frozenset()
+    assert builds.decide() is None
+    builds.failed()  # say, the build before this one
+    assert builds.decide() is False
 
 
 def test_a_page_saved_is_a_partial_build_that_names_it(project):
@@ -97,6 +102,10 @@ def test_a_page_saved_is_a_partial_build_that_names_it(project):
             "the site's plugin changed (plugin/catalogs/en.yml)",
         ),
         ("lib/pkg/font.ttf", "the library's lib/pkg/font.ttf changed"),
+        (
+            "snippets/note.md",
+            "snippets/note.md changed, which mkdocs.yml has serve watch",
+        ),
     ],
 )
 def test_a_save_that_shapes_every_page_is_a_full_build_with_its_reason(
@@ -151,15 +160,19 @@ def test_hidden_files_and_files_that_vanish_are_not_inputs(project):
     docs = project.root / "docs"
     (docs / ".a.md.swp").write_text("swap", encoding="utf-8")
     (docs / ".#a.md").symlink_to(docs / "nowhere")  # an editor's lock, dangling
-    assert builds.decide() is True and builds.changed == frozenset()
+    (docs / "gone.md").symlink_to(docs / "nowhere")  # a page's link, dangling
+    assert builds.decide() is None
 
 
 def test_after_a_failed_build_the_next_renders_every_page(project):
     builds = started(project)
+    save(project.root / "docs" / "a.md", "# A\n\nOne.\n")
     assert builds.decide() is True
     builds.failed()
+    save(project.root / "docs" / "a.md", "# A\n\nTwo.\n")
     assert builds.decide() is False
     builds.finished()
+    save(project.root / "docs" / "a.md", "# A\n\nThree.\n")
     assert builds.decide() is True
 
 
@@ -228,6 +241,7 @@ def test_a_page_with_no_output_or_no_record_is_rendered(project):
     builds = started(project)
     builds.memo[("en", "a.md")] = memo("A")
     builds.memo[("en", "api.md")] = memo("API", api=True)
+    save(project.root / "docs" / "a.zh.md", "# 甲\n\n新。\n")  # another edition's
     assert builds.decide() is True
     files = edition_files(project, "en")
     Path(files.get_file_from_path("a.md").abs_dest_path).unlink()
@@ -287,12 +301,12 @@ def test_a_partial_build_lists_the_theme_s_files_from_the_last_full_build(
     assert theme.get_env().list_templates(filter_func=keep) == ["file-2.css"]
 
 
-def test_a_save_that_changes_nothing_renders_the_api_pages_alone(project):
+def test_a_partial_build_always_renders_the_api_pages(project):
     builds = started(project)
     builds.memo[("en", "a.md")] = memo("A")
     builds.memo[("en", "b.md")] = memo("B")
     builds.memo[("en", "api.md")] = memo("API", api=True)
-    save(project.root / "docs" / "a.md")  # the same bytes
+    save(project.root / "docs" / "a.zh.md", "# 甲\n\n新。\n")  # another edition's
     assert builds.decide() is True
     files = edition_files(project, "en")
     builds.choose("en", files, None)

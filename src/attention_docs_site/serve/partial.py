@@ -10,18 +10,22 @@ carries it out, through :mod:`..upstream.mkdocs_dirty`).
 **Which files changed.** Before each rebuild, every file under the folders a
 build reads is stamped (path, size, time stamp) and, when its stamp moved,
 hashed: the configuration, ``docs/``, the theme's overrides, the site's
-plugin (with its catalogs) and the teaching library. A file saved with the
-same bytes has not changed.
+plugin (with its catalogs), the teaching library and what else ``mkdocs.yml``
+has serve watch (:mod:`.stamps`). A file saved with the same bytes has not
+changed, and a save that changed nothing builds nothing.
 
 **A full build**, said in the log with its reason, when the save changed:
 
-- ``mkdocs.yml``, the overrides, the plugin or its catalogs (they shape every page);
+- ``mkdocs.yml``, ``pyproject.toml``, the overrides, the plugin or its
+  catalogs, or another folder serve watches (they may shape every page);
 - a file of ``docs/`` that is not a page (a style sheet, a script, an image);
 - which files there are (a page added, removed or renamed);
 - a file of the library that is not Python (the figures' font);
 - the library's names (a function added, removed, renamed or moved): every
   page's check of the names its prose writes, and its API links, read them;
-- or when the last build failed, or none has finished yet.
+  or its version, which every page's footer shows;
+- or when the last build failed, or none has finished yet, or the speed
+  edits are off.
 
 **Otherwise a partial build**, which renders, in each edition:
 
@@ -55,7 +59,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attention_docs_site.markdown.code_names import names_digest
-from attention_docs_site.serve.stamps import Stamp, stamps
+from attention_docs_site.serve.stamps import Roots, Stamp, classify, stamps
 from attention_docs_site.translations.pages import english_path
 from attention_docs_site.upstream.mkdocs_dirty import (
     keep_title,
@@ -88,28 +92,11 @@ class PageMemo:
     entries: list[Any] = field(default_factory=list)  # its search entries
 
 
-@dataclass
-class _Roots:
-    """The folders and files a build reads, by what a change there means."""
-
-    config: Path
-    docs: Path
-    theme: Path | None
-    plugin: Path
-    library: Path
-
-    def all(self) -> list[Path]:
-        roots = [self.config, self.docs, self.plugin, self.library]
-        project = self.config.parent / "pyproject.toml"  # the wheel's metadata
-        roots += [project] if project.is_file() else []
-        return roots + ([self.theme] if self.theme else [])
-
-
 class PartialBuilds:
     """The serve stage's memory across the rebuilds of one ``mkdocs serve``."""
 
     def __init__(self) -> None:
-        self.roots: _Roots | None = None
+        self.roots: Roots | None = None
         self.inputs: dict[str, Stamp] = {}
         self.complete = False  # the last build finished
         self.partial = False  # the build under way
@@ -132,20 +119,26 @@ class PartialBuilds:
         if self.roots is not None:
             return
         theme = config.theme.custom_dir
-        self.roots = _Roots(
+        self.roots = Roots(
             config=Path(config.config_file_path or "mkdocs.yml").resolve(),
             docs=Path(config.docs_dir).resolve(),
             theme=Path(theme).resolve() if theme else None,
             plugin=plugin.resolve(),
             library=library.resolve(),
+            watched=tuple(Path(path).resolve() for path in config.watch),
         )
         self.inputs = stamps(self.roots.all(), {})
 
-    def decide(self, allowed: bool = True) -> bool:
+    def decide(self, allowed: bool = True) -> bool | None:
         """Before a rebuild: whether it can be partial (the reason is logged if not).
 
         Parameters:
             allowed: False when partial builds are off (the speed switch).
+
+        Returns:
+            True for a partial build, False for a full one, None when no file
+            changed since the last build, which finished: a build would write
+            what the site holds, and none is needed.
         """
         self.partial = self.everything = False
         if self.roots is None:
@@ -163,6 +156,9 @@ class PartialBuilds:
             reason = "the last build did not finish"
         if not allowed:
             reason = "partial rebuilds are off with the speed edits"
+        elif not changed and self.complete:
+            log.info("attention_docs serve: no file a build reads changed: no build")
+            return None
         self.complete = False
         if reason:
             log.info("attention_docs serve: every page is rendered: %s", reason)
@@ -173,29 +169,10 @@ class PartialBuilds:
 
     def _full_build_reason(self, changed: set[str], before: Mapping[str, Stamp]) -> str:
         assert self.roots is not None
-        roots = self.roots
-        self.library_changed = self.notebooks_changed = False
-        for name in sorted(changed):
-            path = Path(name)
-            shown = _shown(path, roots)
-            if name not in before or name not in self.inputs:
-                return f"{shown} was added or removed"
-            if path.parent == roots.config.parent:  # mkdocs.yml, pyproject.toml
-                return f"{shown} changed"
-            if roots.theme and path.is_relative_to(roots.theme):
-                return f"the theme's {shown} changed"
-            if path.is_relative_to(roots.plugin):
-                return f"the site's plugin changed ({shown})"
-            if path.is_relative_to(roots.docs):
-                if path.suffix != ".md":
-                    return f"{shown} changed, which is not a page"
-                self.notebooks_changed |= (
-                    "exercises" in path.relative_to(roots.docs).parts
-                )
-            elif path.is_relative_to(roots.library):
-                if path.suffix != ".py":
-                    return f"the library's {shown} changed"
-                self.library_changed = True
+        found = classify(changed, before, self.inputs, self.roots)
+        self.library_changed, self.notebooks_changed = found.library, found.notebooks
+        if found.reason:
+            return found.reason
         if self.library_changed:
             names, self.names = self.names, names_digest()
             if names != self.names:
@@ -333,13 +310,3 @@ _NAVIGATION_META = ("icon", "subtitle", "status")
 def _navigation(memo: PageMemo) -> tuple[object, ...]:
     """What the navigation of every page shows of this one: title, icon, status."""
     return (memo.title, *(memo.meta.get(key) for key in _NAVIGATION_META))
-
-
-def _shown(path: Path, roots: _Roots) -> str:
-    """A changed file as the log names it: relative to the project."""
-    project = roots.config.parent
-    return (
-        path.relative_to(project).as_posix()
-        if path.is_relative_to(project)
-        else str(path)
-    )

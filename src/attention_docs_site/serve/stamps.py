@@ -1,4 +1,9 @@
-"""Which files a save changed: every file a build reads, stamped and hashed."""
+"""Which files a save changed, and what that means for the rebuild.
+
+Every file a build reads is stamped and hashed (:func:`stamps`); the changed
+ones are then classified (:func:`classify`): a page, library code, or
+something that may shape every page.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import hashlib
 import os
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 Stamp = tuple[int, int, str]
@@ -60,3 +66,74 @@ def _files(folder: Path) -> list[Path]:
         )
         files += [Path(parent, n) for n in sorted(names) if not n.startswith(".")]
     return files
+
+
+@dataclass
+class Roots:
+    """The folders and files a build reads, by what a change there means."""
+
+    config: Path
+    docs: Path
+    theme: Path | None
+    plugin: Path
+    library: Path
+    watched: tuple[Path, ...]  # mkdocs.yml's watch (serve rebuilds on their edits)
+
+    def all(self) -> list[Path]:
+        """Every folder and file to stamp."""
+        roots = [self.config, self.docs, self.plugin, self.library]
+        roots += [path for path in self.watched if path.exists()]
+        project = self.config.parent / "pyproject.toml"  # the wheel's metadata
+        roots += [project] if project.is_file() else []
+        return roots + ([self.theme] if self.theme else [])
+
+
+@dataclass(frozen=True)
+class Classified:
+    """What the changed files mean: a full build's reason, else what changed."""
+
+    reason: str
+    library: bool = False  # library code
+    notebooks: bool = False  # an exercise notebook
+
+
+def classify(
+    changed: set[str],
+    before: Mapping[str, Stamp],
+    now: Mapping[str, Stamp],
+    roots: Roots,
+) -> Classified:
+    """Whether the changed files need a full build (its reason), else which kinds."""
+    library = notebooks = False
+    for name in sorted(changed):
+        path = Path(name)
+        shown = _shown(path, roots)
+        if name not in before or name not in now:
+            return Classified(f"{shown} was added or removed")
+        if path.parent == roots.config.parent:  # mkdocs.yml, pyproject.toml
+            return Classified(f"{shown} changed")
+        if roots.theme and path.is_relative_to(roots.theme):
+            return Classified(f"the theme's {shown} changed")
+        if path.is_relative_to(roots.plugin):
+            return Classified(f"the site's plugin changed ({shown})")
+        if path.is_relative_to(roots.docs):
+            if path.suffix != ".md":
+                return Classified(f"{shown} changed, which is not a page")
+            notebooks |= "exercises" in path.relative_to(roots.docs).parts
+        elif path.is_relative_to(roots.library):
+            if path.suffix != ".py":
+                return Classified(f"the library's {shown} changed")
+            library = True
+        else:  # a folder mkdocs.yml has serve watch
+            return Classified(f"{shown} changed, which mkdocs.yml has serve watch")
+    return Classified("", library, notebooks)
+
+
+def _shown(path: Path, roots: Roots) -> str:
+    """A changed file as the log names it: relative to the project."""
+    project = roots.config.parent
+    return (
+        path.relative_to(project).as_posix()
+        if path.is_relative_to(project)
+        else str(path)
+    )

@@ -74,18 +74,20 @@ _DIRTY_WARNING = "A 'dirty' build is being performed"
 class _Switch:
     """Whether the builds under way are partial (read by the replaced ``build``)."""
 
-    decide: Callable[[], bool] | None = None
+    decide: Callable[[], bool | None] | None = None
     partial = False
 
 
 _SWITCH = _Switch()
 
 
-def dirty_builds(decide: Callable[[], bool]) -> bool:
+def dirty_builds(decide: Callable[[], bool | None]) -> bool:
     """Make serve's builds, and the editions' inside them, partial when ``decide`` says.
 
-    ``decide`` is asked once per serve build, before MkDocs reads anything;
-    the editions' builds inside it follow the same answer. Idempotent.
+    ``decide`` is asked once per serve build, before MkDocs reads anything:
+    True for a partial build, False for a full one, None for none at all
+    (nothing changed). The editions' builds inside it follow the same
+    answer. Idempotent.
 
     Returns:
         Whether the builds were replaced (False: the speed switch is off).
@@ -127,13 +129,19 @@ def _partial_build(
     def build(
         config: MkDocsConfig, *, serve_url: str | None = None, dirty: bool = False
     ) -> None:
-        if outer:
-            _SWITCH.partial = bool(_SWITCH.decide and _SWITCH.decide())
+        # The stage decides; serve's --dirty, which i18n reads from sys.argv too,
+        # would skip pages by time stamp alone.
+        if not outer:
+            original(config, serve_url=serve_url, dirty=_SWITCH.partial)
+            return
+        decision = _SWITCH.decide() if _SWITCH.decide else False
+        if decision is None:
+            return  # nothing changed: the site is what a build would write
+        _SWITCH.partial = decision
         try:
-            original(config, serve_url=serve_url, dirty=dirty or _SWITCH.partial)
+            original(config, serve_url=serve_url, dirty=decision)
         finally:
-            if outer:
-                _SWITCH.partial = False
+            _SWITCH.partial = False
 
     build._attention_docs = True  # type: ignore[attr-defined]
     return build
