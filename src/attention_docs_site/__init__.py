@@ -19,6 +19,8 @@ enters it and what leaves it:
 - ``site``: the whole built site once every edition is built (search per
   edition, wheel, zips, offline copies, security policy, math font, links),
   with ``site/book`` for each edition's PDF;
+- ``serve``: under ``mkdocs serve``, which pages a save re-renders and what
+  the others keep, so that a rebuild writes what a full build would;
 - ``translations``: status, parity, scaffolding and the terminology check
   (``python -m attention_docs_site.translations``);
 - ``upstream``: every reach into a dependency (a replaced function, an edit
