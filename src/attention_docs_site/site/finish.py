@@ -18,7 +18,7 @@ from mkdocs.exceptions import PluginError
 
 from attention_docs_site.editions import Editions
 from attention_docs_site.execute.notebooks import write_notebook_zips
-from attention_docs_site.layout import DIST_FOLDER, PYODIDE_FOLDER
+from attention_docs_site.layout import PYODIDE_FOLDER
 from attention_docs_site.site import csp, links, math_font, pyodide
 from attention_docs_site.site.book.pdf import (
     PDF_FOLDER,
@@ -95,7 +95,7 @@ def write_site_files(
             "attention_docs wheel: %s (%d bytes)", wheel.name, wheel.stat().st_size
         )
     else:
-        wheel = site / DIST_FOLDER / library_wheel(project).file
+        wheel = site / library_wheel(project).path
     if partial is None:
         try:
             published = pyodide.write_runtime(project, site / PYODIDE_FOLDER)
