@@ -3,9 +3,10 @@
 Times one head (d = 64, float32, one thread) of the library's
 ``layers.scaled_dot_product_attention`` and ``linear_attention.linear_attention``
 at doubling lengths, prints the median of each and the exponent of a
-least-squares fit of log time against log n. The chapter states the work and
-the memory, which do not depend on the machine; the times do, so they are
-here and not on the page.
+least-squares fit of log time against log n. The chapter prints only the
+exponents, fitted while the site builds from the thread's CPU time at n = 256
+to 2048 and rounded (``figures.time_growth``); the times themselves depend on
+the machine, so they are here, by the wall clock, over a wider range of n.
 
     .venv/bin/python benchmarks/attention_cost.py [--runs 7]
 """

@@ -129,3 +129,15 @@ def test_the_layer_table_gives_each_tensor_its_shape():
         "outputs": (batch, n, d_model),
     }
     assert "(2, 4, 5, 5)" in figures.layer_table("zh")
+
+
+def test_timing_the_layers_gives_torch_its_threads_back():
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        grown = figures.time_growth.__wrapped__()
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads)
+    assert set(grown) == {"softmax", "linear"}
+    assert grown["softmax"] > grown["linear"] + 0.5

@@ -74,6 +74,38 @@ def test_one_head_s_weights_at_8192_positions_take_256_mib():
     )
 
 
+def test_the_measured_times_grow_as_the_counts_say():
+    """The build times both layers and rounds the fitted exponents: 2 and 1.
+
+    Measured again here, on the machine that runs the tests, as the build does.
+    """
+    from attention_docs.figures.attention_layer_tables import (
+        COST_WIDTH,
+        TIME_LENGTHS,
+        TIME_RUNS,
+    )
+
+    assert (COST_WIDTH, TIME_LENGTHS[0], TIME_LENGTHS[-1], TIME_RUNS) == (
+        64,
+        256,
+        2048,
+        7,
+    )
+    grown = figures.time_growth()
+    assert (round(grown["softmax"]), round(grown["linear"])) == (2, 1), grown
+    table = figures.growth_table(lang="en")
+    assert "<td>n<sup>2</sup></td><td>2n<sup>2</sup>d</td>" in table
+    assert "<td>n</td><td>2nd<sup>2</sup></td>" in table
+    assert_stated(
+        PAGE,
+        en="one head with $d = 64$, on the machine that builds this page: at each "
+        "$n$ from 256 to 2048, the fastest of 7 calls, in the CPU time of the one "
+        "thread that runs them",
+        zh="一个头，$d = 64$）的耗时：$n$ 从 256 到 2048，每个 $n$ 取 7 次调用中最快的"
+        "一次，计的是运行它们的那个线程的 CPU 时间",
+    )
+
+
 def test_linear_attention_s_weights_are_nearly_uniform_here():
     found = figures.linear_comparison()
     assert f"{found['top_linear']:.2f}" == "0.04"

@@ -26,6 +26,7 @@ from .attention_layer import (
 from .attention_layer_tables import (
     cost_rows,
     cost_table,
+    growth_table,
     layer_shapes,
     layer_table,
     linear_comparison,
@@ -34,6 +35,7 @@ from .attention_layer_tables import (
     saturation_summary,
     scoring_heatmaps,
     scoring_weights,
+    time_growth,
 )
 from .cues import (
     QKV_LABELS,
@@ -203,6 +205,8 @@ __all__ = [
     "order_table",
     "cost_rows",
     "cost_table",
+    "time_growth",
+    "growth_table",
     "linear_comparison",
     "layer_shapes",
     "layer_table",

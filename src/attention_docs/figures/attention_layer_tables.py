@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import html
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,6 +31,8 @@ ORDER_SHAPE = (6, 16, 4)  # positions, d_model, heads
 ORDER_PERMUTATION = (4, 0, 5, 2, 1, 3)
 COST_LENGTHS = (128, 512, 2048, 8192)
 COST_WIDTH = 64  # d_k of one head
+TIME_LENGTHS = (256, 512, 1024, 2048)  # the lengths timed while the site builds
+TIME_RUNS = 7  # timed calls per length; the fastest counts
 LINEAR_SHAPE = (32, 16)  # positions, d
 
 
@@ -210,6 +213,67 @@ def cost_table(lang: str = "en") -> str:
     keys = ("n", "mib", "softmax", "linear")
     return html_table(
         [label(f"cost_table_{k}", lang, d=COST_WIDTH) for k in keys], cells
+    )
+
+
+@functools.cache
+def time_growth() -> dict[str, float]:
+    """How the time of one head grows with n, measured now, on this machine.
+
+    Times the library's ``scaled_dot_product_attention`` and
+    ``linear_attention`` on seeded random inputs of width
+    :data:`COST_WIDTH`, at each of :data:`TIME_LENGTHS`, with PyTorch held to
+    one thread (restored after), and fits the exponent k of time ≈ c · n^k
+    with :func:`attention_docs.timing.growth_exponent`.
+
+    Returns:
+        The fitted exponents, by name: ``softmax`` and ``linear``.
+    """
+    from .._torch import torch
+    from ..layers import scaled_dot_product_attention
+    from ..linear_attention import linear_attention
+    from ..timing import growth_exponent
+
+    def timed(layer: Callable[..., object]) -> Callable[[int], Callable[[], object]]:
+        def prepare(n: int) -> Callable[[], object]:
+            x = torch.randn(1, n, COST_WIDTH, generator=_generator(n))
+            return lambda: layer(x, x, x)
+
+        return prepare
+
+    layers: dict[str, Callable[..., object]] = {
+        "softmax": scaled_dot_product_attention,
+        "linear": linear_attention,
+    }
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with torch.no_grad():
+            return {
+                name: growth_exponent(timed(layer), TIME_LENGTHS, TIME_RUNS)
+                for name, layer in layers.items()
+            }
+    finally:
+        torch.set_num_threads(threads)
+
+
+def growth_table(lang: str = "en") -> str:
+    """:func:`time_growth`, rounded to whole powers, beside the counted work."""
+    grown = time_growth()
+
+    def power(k: float) -> str:
+        return "n" if round(k) == 1 else f"n<sup>{round(k)}</sup>"
+
+    cells = [
+        [html.escape(label(f"growth_{name}", lang)), power(grown[name]), work]
+        for name, work in (
+            ("softmax", "2n<sup>2</sup>d"),
+            ("linear", "2nd<sup>2</sup>"),
+        )
+    ]
+    keys = ("layer", "time", "work")
+    return html_table(
+        [label(f"growth_table_{k}", lang, d=COST_WIDTH) for k in keys], cells
     )
 
 

@@ -1,0 +1,80 @@
+"""attention_docs.timing: the fastest call, the fitted exponent, its errors."""
+
+import itertools
+
+import pytest
+
+from attention_docs import timing
+
+
+def loop(power: int):
+    """A call whose work is n**power iterations of pure Python."""
+
+    def prepare(n: int):
+        count = n**power
+
+        def call() -> int:
+            total = 0
+            for i in range(count):
+                total += i
+            return total
+
+        return call
+
+    return prepare
+
+
+@pytest.mark.parametrize(
+    ("power", "sizes"), [(1, (20_000, 40_000, 80_000)), (2, (100, 200, 400))]
+)
+def test_the_exponent_of_a_loop_of_known_work(power, sizes):
+    grown = timing.growth_exponent(loop(power), sizes, runs=3)
+    assert grown == pytest.approx(power, abs=0.3)
+
+
+def test_the_fastest_of_the_timed_calls_counts(monkeypatch):
+    # Readings of the thread clock: the warm-up reads none, then a pair per call.
+    readings = iter([0.0, 5.0, 10.0, 12.0, 20.0, 27.0])
+    monkeypatch.setattr(timing.time, "thread_time", lambda: next(readings))
+    calls = itertools.count()
+    assert timing.fastest_call(lambda: next(calls), runs=3) == 2.0
+    assert next(calls) == 4  # one warm-up and three timed calls
+
+
+def test_the_fit_recovers_an_exact_power(monkeypatch):
+    # A clock that advances by n**1.5 seconds per call of size n.
+    now = [0.0]
+    monkeypatch.setattr(timing.time, "thread_time", lambda: now[0])
+
+    def prepare(n):
+        def call():
+            now[0] += n**1.5
+
+        return call
+
+    assert timing.growth_exponent(prepare, [10, 20, 40, 80], runs=2) == pytest.approx(
+        1.5
+    )
+
+
+@pytest.mark.parametrize(
+    ("sizes", "runs", "message"),
+    [
+        ([100], 3, "two distinct sizes"),
+        ([100, 100], 3, "two distinct sizes"),
+        ([0, 100], 3, "positive whole numbers, got 0"),
+        ([1.5, 100], 3, "positive whole numbers, got 1.5"),
+        ([True, 100], 3, "positive whole numbers, got True"),
+        ([10, 100], 0, "runs must be a positive whole number, got 0"),
+        ([10, 100], 2.0, "runs must be a positive whole number, got 2.0"),
+    ],
+)
+def test_bad_arguments_are_named(sizes, runs, message):
+    with pytest.raises(ValueError, match=message):
+        timing.growth_exponent(loop(1), sizes, runs=runs)
+
+
+def test_a_call_too_fast_to_time_is_an_error(monkeypatch):
+    monkeypatch.setattr(timing.time, "thread_time", lambda: 1.0)
+    with pytest.raises(ValueError, match="no measurable thread CPU time at size 10"):
+        timing.growth_exponent(loop(1), [10, 20], runs=2)
