@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import cProfile
 import functools
 import logging
 import os
@@ -100,6 +101,9 @@ def main() -> None:
         default="prose",
         help="a prose edit of attention-pooling.md, or of kernel_shapes",
     )
+    parser.add_argument(
+        "--cprofile", type=Path, help="also write cProfile's stats of the timed saves"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         project = Path(folder)
@@ -112,10 +116,12 @@ def main() -> None:
         sys.path.insert(0, str(project / "src"))
         os.environ["NO_MKDOCS_2_WARNING"] = "1"
         os.chdir(project)
-        profile(project, args.runs, args.size, args.edit)
+        profile(project, args.runs, args.size, args.edit, args.cprofile)
 
 
-def profile(project: Path, runs: int, size: int, edit: str) -> None:
+def profile(
+    project: Path, runs: int, size: int, edit: str, stats: Path | None = None
+) -> None:
     from mkdocs.commands import serve
     from mkdocs.config import load_config
     from mkdocs.livereload import _serve_url
@@ -144,18 +150,22 @@ def profile(project: Path, runs: int, size: int, edit: str) -> None:
     rebuild()  # a first rebuild loads what later ones reuse
     phases: dict[str, list[float]] = defaultdict(list)
     pages: list[int] = []
+    profiler = cProfile.Profile() if stats else None
     with timers():
         for run in range(runs):
             page.write_text(change(page.read_text("utf-8"), run), "utf-8")
             SPENT.clear()
             COUNTS.clear()
             start = time.perf_counter()
-            rebuild()
+            with profiler or contextlib.nullcontext():
+                rebuild()
             phases["rebuild, in all"].append(time.perf_counter() - start)
             for name, seconds in SPENT.items():
                 phases[name].append(seconds)
             pages.append(COUNTS["template and write pages"])
     report(phases, statistics.median(pages), size, edit)
+    if profiler and stats:
+        profiler.dump_stats(stats)
     shutil.rmtree(site)
 
 

@@ -13,8 +13,9 @@ sizes, which a caller then rounds to the growth rate it states.
 from __future__ import annotations
 
 import math
+import operator
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -29,8 +30,7 @@ def fastest_call(call: Callable[[], object], runs: int) -> float:
     Raises:
         ValueError: ``runs`` is not a positive whole number.
     """
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
-        raise ValueError(f"runs must be a positive whole number, got {runs!r}")
+    runs = _whole("runs", runs)
     call()
     best = math.inf
     for _ in range(runs):
@@ -42,7 +42,7 @@ def fastest_call(call: Callable[[], object], runs: int) -> float:
 
 def growth_exponent(
     prepare: Callable[[int], Callable[[], object]],
-    sizes: Sequence[int],
+    sizes: Iterable[int],
     runs: int = 7,
 ) -> float:
     """The exponent k of a least-squares fit of time ≈ c · n^k over ``sizes``.
@@ -50,7 +50,7 @@ def growth_exponent(
     Args:
         prepare: Given a size n, returns the call to time, with its input
             already built (building it is not timed).
-        sizes: At least two distinct positive sizes.
+        sizes: At least two distinct positive whole numbers.
         runs: Timed calls per size; the fastest counts (:func:`fastest_call`).
 
     Only work done in the calling thread is timed: a call that hands its work
@@ -59,18 +59,34 @@ def growth_exponent(
 
     Raises:
         ValueError: Fewer than two distinct sizes, a size that is not a
-            positive whole number, a bad ``runs``, or a call too fast for the
-            thread clock to measure.
+            positive whole number, a bad ``runs``, or a call so fast that the
+            thread clock's resolution would decide the fit.
     """
-    for n in sizes:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"sizes must be positive whole numbers, got {n!r}")
+    sizes = [_whole("each size", n) for n in sizes]
     if len(set(sizes)) < 2:
-        raise ValueError(f"need at least two distinct sizes to fit, got {list(sizes)}")
-    seconds = [fastest_call(prepare(n), runs) for n in sizes]
-    if min(seconds) <= 0:
-        raise ValueError(
-            "a call took no measurable thread CPU time at size "
-            f"{sizes[seconds.index(min(seconds))]}; time larger sizes"
-        )
+        raise ValueError(f"need at least two distinct sizes to fit, got {sizes}")
+    _whole("runs", runs)
+    tick = time.get_clock_info("thread_time").resolution
+    seconds = []
+    for n in sizes:
+        seconds.append(fastest_call(prepare(n), runs))
+        if seconds[-1] < 100 * tick:
+            raise ValueError(
+                f"a call at size {n} took {seconds[-1]:.3g} s of thread CPU time, "
+                f"too close to the clock's resolution ({tick:.3g} s) to fit; "
+                "use larger sizes"
+            )
     return float(np.polyfit(np.log(sizes), np.log(seconds), 1)[0])
+
+
+def _whole(name: str, value: object) -> int:
+    """``value`` as a positive whole number (NumPy's too); the error names ``name``."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        whole = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        whole = 0
+    if whole < 1:
+        raise ValueError(f"{name} must be a positive whole number, got {value!r}")
+    return whole

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from attention_docs import figures
-from attention_docs.figures import attention_layer_tables
+from attention_docs.figures import attention_layer_cost, attention_layer_tables
 from attention_docs.saturation import saturation
 
 
@@ -91,7 +91,7 @@ def test_only_positions_let_the_layer_tell_order():
 
 
 def test_the_cost_rows_are_the_weights_size_and_the_counts_written_out():
-    d = attention_layer_tables.COST_WIDTH
+    d = attention_layer_cost.COST_WIDTH
     for row in figures.cost_rows():
         n = row["n"]
         assert row["mib"] * 2**20 == n * n * 4
@@ -100,7 +100,7 @@ def test_the_cost_rows_are_the_weights_size_and_the_counts_written_out():
 
 def test_linear_attention_is_compared_with_softmax_attention_by_hand():
     """The same numbers from numpy: elu + 1 as exp(x) below 0 and x + 1 above."""
-    n, d = attention_layer_tables.LINEAR_SHAPE
+    n, d = attention_layer_cost.LINEAR_SHAPE
     generator = torch.Generator().manual_seed(2)
     q = torch.randn(n, d, generator=generator, dtype=torch.float64).numpy()
     k = torch.randn(n, d, generator=generator, dtype=torch.float64).numpy()
@@ -135,9 +135,28 @@ def test_timing_the_layers_gives_torch_its_threads_back():
     threads = torch.get_num_threads()
     torch.set_num_threads(2)
     try:
-        grown = figures.time_growth.__wrapped__()
+        grown = attention_layer_cost._fit_growth()
         assert torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(threads)
     assert set(grown) == {"softmax", "linear"}
     assert grown["softmax"] > grown["linear"] + 0.5
+
+
+def test_a_growth_unlike_the_counts_is_measured_again_then_refused(monkeypatch):
+    fits = iter(
+        [
+            {"softmax": 2.6, "linear": 1.0},  # a loaded machine
+            {"softmax": 2.1, "linear": 0.9},
+            {"softmax": 2.0, "linear": 0.4},
+            {"softmax": 1.4, "linear": 1.0},
+            {"softmax": 2.5, "linear": 1.0},  # half a power off is refused
+        ]
+    )
+    monkeypatch.setattr(attention_layer_cost, "_fit_growth", lambda: next(fits))
+    assert attention_layer_cost.time_growth.__wrapped__() == {
+        "softmax": 2.1,
+        "linear": 0.9,
+    }
+    with pytest.raises(RuntimeError, match="3 measurements.*softmax 2.50.*counted"):
+        attention_layer_cost.time_growth.__wrapped__()

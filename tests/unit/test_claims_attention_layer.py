@@ -79,30 +79,42 @@ def test_the_measured_times_grow_as_the_counts_say():
 
     Measured again here, on the machine that runs the tests, as the build does.
     """
-    from attention_docs.figures.attention_layer_tables import (
+    from attention_docs.figures.attention_layer_cost import (
         COST_WIDTH,
+        COUNTED_POWERS,
+        TIME_ATTEMPTS,
         TIME_LENGTHS,
         TIME_RUNS,
     )
 
-    assert (COST_WIDTH, TIME_LENGTHS[0], TIME_LENGTHS[-1], TIME_RUNS) == (
+    assert (COST_WIDTH, TIME_LENGTHS, TIME_RUNS, TIME_ATTEMPTS) == (
         64,
-        256,
-        2048,
+        (256, 512, 1024, 2048),
         7,
+        3,
     )
+    rows = {row["n"]: row for row in figures.cost_rows()}
+    for name, power in COUNTED_POWERS.items():  # the powers of n in the counts
+        assert rows[8192][name] == 4**power * rows[2048][name]
     grown = figures.time_growth()
-    assert (round(grown["softmax"]), round(grown["linear"])) == (2, 1), grown
+    assert abs(grown["softmax"] - 2) < 0.5 and abs(grown["linear"] - 1) < 0.5, grown
     table = figures.growth_table(lang="en")
     assert "<td>n<sup>2</sup></td><td>2n<sup>2</sup>d</td>" in table
     assert "<td>n</td><td>2nd<sup>2</sup></td>" in table
     assert_stated(
         PAGE,
-        en="one head with $d = 64$, on the machine that builds this page: at each "
-        "$n$ from 256 to 2048, the fastest of 7 calls, in the CPU time of the one "
-        "thread that runs them",
-        zh="一个头，$d = 64$）的耗时：$n$ 从 256 到 2048，每个 $n$ 取 7 次调用中最快的"
-        "一次，计的是运行它们的那个线程的 CPU 时间",
+        en="one head with $d = 64$, on the machine that builds this page: at $n$ = "
+        "256, 512, 1024 and 2048, the fastest of 7 calls, in the CPU time of the one "
+        "thread that runs them.",
+        zh="一个头，$d = 64$）的耗时：$n$ 取 256、512、1024 和 2048，每个 $n$ 取 7 次"
+        "调用中最快的一次。计时用的是执行这些调用的单个线程的 CPU 时间",
+    )
+    assert_stated(
+        PAGE,
+        en="if they did not round to the counts' powers of $n$ three times running, "
+        "the build would stop with an error",
+        zh="如果连续三次测得的斜率取整后都与乘加次数中 $n$ 的幂次不符，"
+        "构建就会报错停止",
     )
 
 
@@ -112,7 +124,7 @@ def test_linear_attention_s_weights_are_nearly_uniform_here():
     assert f"{found['top_softmax']:.2f}" == "0.14"
     assert f"{found['tv_linear']:.2f}" == "0.32"
     assert f"{found['tv_uniform']:.2f}" == "0.35"
-    assert figures.attention_layer_tables.LINEAR_SHAPE == (32, 16)
+    assert figures.attention_layer_cost.LINEAR_SHAPE == (32, 16)
     assert 1 / 32 < found["top_linear"] < 2 / 32  # "hardly above the uniform 1/32"
     assert_stated(
         PAGE,

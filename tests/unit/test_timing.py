@@ -2,6 +2,7 @@
 
 import itertools
 
+import numpy as np
 import pytest
 
 from attention_docs import timing
@@ -62,9 +63,10 @@ def test_the_fit_recovers_an_exact_power(monkeypatch):
     [
         ([100], 3, "two distinct sizes"),
         ([100, 100], 3, "two distinct sizes"),
-        ([0, 100], 3, "positive whole numbers, got 0"),
-        ([1.5, 100], 3, "positive whole numbers, got 1.5"),
-        ([True, 100], 3, "positive whole numbers, got True"),
+        ([0, 100], 3, "each size must be a positive whole number, got 0"),
+        ([1.5, 100], 3, "each size must be a positive whole number, got 1.5"),
+        ([True, 100], 3, "each size must be a positive whole number, got True"),
+        (["10", 100], 3, "each size must be a positive whole number, got '10'"),
         ([10, 100], 0, "runs must be a positive whole number, got 0"),
         ([10, 100], 2.0, "runs must be a positive whole number, got 2.0"),
     ],
@@ -74,7 +76,23 @@ def test_bad_arguments_are_named(sizes, runs, message):
         timing.growth_exponent(loop(1), sizes, runs=runs)
 
 
-def test_a_call_too_fast_to_time_is_an_error(monkeypatch):
+def test_a_bad_runs_is_named_before_any_input_is_built():
+    built = []
+    with pytest.raises(ValueError, match="runs must be"):
+        timing.growth_exponent(lambda n: built.append(n), [10, 20], runs=-1)
+    assert built == []
+
+
+def test_numpy_sizes_and_a_generator_of_sizes_are_taken():
+    sizes = np.array([20_000, 40_000, 80_000])
+    grown = timing.growth_exponent(loop(1), (int(n) for n in sizes), runs=3)
+    assert grown == pytest.approx(1, abs=0.3)
+    assert timing.growth_exponent(loop(1), sizes, runs=3) == pytest.approx(1, abs=0.3)
+
+
+def test_a_call_too_fast_for_the_clock_is_an_error(monkeypatch):
     monkeypatch.setattr(timing.time, "thread_time", lambda: 1.0)
-    with pytest.raises(ValueError, match="no measurable thread CPU time at size 10"):
+    with pytest.raises(
+        ValueError, match="call at size 10 took 0 s .* use larger sizes"
+    ):
         timing.growth_exponent(loop(1), [10, 20], runs=2)

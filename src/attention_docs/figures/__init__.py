@@ -23,19 +23,21 @@ from .attention_layer import (
     softmax_gradient,
     weight_saturation,
 )
-from .attention_layer_tables import (
+from .attention_layer_cost import (
     cost_rows,
     cost_table,
     growth_table,
+    linear_comparison,
+    time_growth,
+)
+from .attention_layer_tables import (
     layer_shapes,
     layer_table,
-    linear_comparison,
     order_differences,
     order_table,
     saturation_summary,
     scoring_heatmaps,
     scoring_weights,
-    time_growth,
 )
 from .cues import (
     QKV_LABELS,
