@@ -62,11 +62,16 @@ def timers() -> Iterator[None]:
     """Wall-clock timers around the steps of a build (nested builds add up)."""
     import mkdocs.commands.build as build
     import mkdocs.config
+    from material.plugins.search.plugin import SearchIndex
     from mkdocs.structure.files import Files
 
+    import attention_docs_site.markdown.code_names as code_names
     import attention_docs_site.plugin as plugin
+    import attention_docs_site.site.finish as finish
+    import attention_docs_site.site.links as links
     from attention_docs_site.execute.cache import ExecCache
     from attention_docs_site.execute.fence import CachedFence
+    from attention_docs_site.serve.helper import Helper
 
     wrapped = [
         (mkdocs.config, "load_config", "load mkdocs.yml"),
@@ -77,6 +82,14 @@ def timers() -> Iterator[None]:
         (CachedFence, "_run", "  of which: blocks run"),
         (build, "_build_page", "template and write pages"),
         (plugin, "finish_site", "whole-site steps"),
+        (links, "check_site", "  of which: link check"),
+        (finish, "write_logos", "  of which: logos"),
+        (finish, "write_wheel", "  of which: wheel"),
+        (code_names, "_index", "library's names read (griffe)"),
+        (SearchIndex, "add_entry_from_context", "search entries"),
+        (Helper, "start", "second process: start"),
+        (Helper, "wait_for", "second process: waits"),
+        (Helper, "finish", "second process: end"),
     ]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in wrapped]
     for owner, name, label in wrapped:

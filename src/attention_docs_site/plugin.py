@@ -187,7 +187,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """Under serve: which pages this build renders (:mod:`.serve`)."""
         if self.serving:
             lang = self._edition(config).lang
-            self.partial.choose(lang, files, self.execution.cache)
+            self.partial.choose(lang, files, self.execution.cache, config)
         return nav
 
     def on_env(
@@ -212,7 +212,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.execution.page_filter.page = f"docs/{page.file.src_uri}"
         if self.serving:
             self.api_page = bool(_API_BLOCK.search(markdown))
-            self.partial.page_started(self.execution.cache)
+            self.partial.page_started(page.file.src_uri, self.execution.cache)
         return check_page_markdown(markdown, page, self._edition(config))
 
     @staticmethod

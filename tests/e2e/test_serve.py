@@ -24,6 +24,8 @@ from pathlib import Path
 
 from helpers import NOTEBOOKS, SITE_PATH, SOURCE_DATE_EPOCH, copy_site
 
+from attention_docs_site.serve.helper import second_core
+
 WAIT = 180  # seconds, for any one step
 
 
@@ -224,6 +226,22 @@ def test_a_partial_rebuild_writes_what_a_full_build_writes(tmp_path, warm_cache)
                 "u = np.linspace(-2.5, 2.5, 401)",
             ),
             r"attention-pooling\.zh\.md \(library code its blocks ran changed\)",
+        ),
+        (
+            "a drawing function two pages of each edition reach, one of them "
+            "rendered first by the second process where there is a second core",
+            lambda: _edit(
+                library / "figures" / "panels.py", "panel_size=3.4", "panel_size=3.3"
+            ),
+            r"attention-pooling\.zh\.md \(library code its blocks ran changed\)\n  "
+            r"parametric-attention-pooling\.zh\.md \(library code its blocks ran "
+            r"changed\)"
+            + (
+                r".*a second process runs the blocks of "
+                r"parametric-attention-pooling\.zh\.md"
+                if second_core()
+                else ""
+            ),
         ),
         (
             "a Chinese page alone",
