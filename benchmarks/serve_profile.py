@@ -163,6 +163,19 @@ def profile(
     rebuild()  # a first rebuild loads what later ones reuse
     phases: dict[str, list[float]] = defaultdict(list)
     pages: list[int] = []
+    import gc
+
+    gc_start: list[float] = []
+
+    def gc_timer(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            gc_start.append(time.perf_counter())
+        elif gc_start:
+            SPENT[f"garbage collection (gen {info['generation']})"] += (
+                time.perf_counter() - gc_start.pop()
+            )
+
+    gc.callbacks.append(gc_timer)
     profiler = cProfile.Profile() if stats else None
     with timers():
         for run in range(runs):

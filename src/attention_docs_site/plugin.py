@@ -56,7 +56,11 @@ from attention_docs_site.page.content import (
     write_notebook_download,
 )
 from attention_docs_site.page.notebook_pages import is_notebook
-from attention_docs_site.serve import PartialBuilds
+from attention_docs_site.serve import (
+    PartialBuilds,
+    full_build_finished,
+    full_build_starts,
+)
 from attention_docs_site.site.finish import Partial, finish_site
 from attention_docs_site.site.search_split import search_languages
 from attention_docs_site.upstream import guard
@@ -138,7 +142,10 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         None: no file changed, and no build is needed.
         """
         speed = self.settings is None or self.settings.speed_edits
-        return self.partial.decide(allowed=speed)
+        partial = self.partial.decide(allowed=speed)
+        if partial is False:
+            full_build_starts()
+        return partial
 
     def on_serve(
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: object
@@ -340,6 +347,8 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             ),
         )
         if self.serving:
+            if not partial.partial:
+                full_build_finished()
             partial.finished()
 
     on_post_build = CombinedEvent(_edition_built, _report_cache, _finish_site)

@@ -5,10 +5,12 @@ cache's record of the library code each page's blocks reached. Leaves: for a
 rebuild, a decision per page (render it, or keep last build's output) and what
 the pages it keeps still give the site (titles for the navigation, search
 entries). :mod:`.partial` holds the rules, :mod:`.stamps` says which files
-changed, :mod:`.helper` runs some pages' blocks in a second process, and
+changed, :mod:`.helper` runs some pages' blocks in a second process, :mod:`.collector`
+keeps the long-lived objects out of the garbage collector's way, and
 :mod:`..upstream.mkdocs_dirty` holds the reaches into MkDocs that carry them out.
 """
 
+from attention_docs_site.serve.collector import full_build_finished, full_build_starts
 from attention_docs_site.serve.partial import PartialBuilds
 
-__all__ = ["PartialBuilds"]
+__all__ = ["PartialBuilds", "full_build_finished", "full_build_starts"]
