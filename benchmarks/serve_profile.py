@@ -19,6 +19,7 @@ import argparse
 import contextlib
 import cProfile
 import functools
+import gc
 import logging
 import os
 import shutil
@@ -101,6 +102,20 @@ def timers() -> Iterator[None]:
             setattr(owner, name, original)
 
 
+def _time_collections() -> Callable[[str, dict[str, int]], None]:
+    """A ``gc`` callback that adds each collection's time to its generation's phase."""
+    started: list[float] = []
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(time.perf_counter())
+        elif started:
+            name = f"garbage collection (gen {info['generation']})"
+            SPENT[name] += time.perf_counter() - started.pop()
+
+    return callback
+
+
 PER_PAGE = ("read and render pages", "template and write pages")  # blocks in the first
 
 
@@ -163,19 +178,7 @@ def profile(
     rebuild()  # a first rebuild loads what later ones reuse
     phases: dict[str, list[float]] = defaultdict(list)
     pages: list[int] = []
-    import gc
-
-    gc_start: list[float] = []
-
-    def gc_timer(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            gc_start.append(time.perf_counter())
-        elif gc_start:
-            SPENT[f"garbage collection (gen {info['generation']})"] += (
-                time.perf_counter() - gc_start.pop()
-            )
-
-    gc.callbacks.append(gc_timer)
+    gc.callbacks.append(_time_collections())
     profiler = cProfile.Profile() if stats else None
     with timers():
         for run in range(runs):

@@ -56,11 +56,7 @@ from attention_docs_site.page.content import (
     write_notebook_download,
 )
 from attention_docs_site.page.notebook_pages import is_notebook
-from attention_docs_site.serve import (
-    PartialBuilds,
-    full_build_finished,
-    full_build_starts,
-)
+from attention_docs_site.serve import PartialBuilds, collector
 from attention_docs_site.site.finish import Partial, finish_site
 from attention_docs_site.site.search_split import search_languages
 from attention_docs_site.upstream import guard
@@ -74,8 +70,8 @@ from attention_docs_site.upstream.material_languages import direction
 from attention_docs_site.upstream.material_search import index_entries
 from attention_docs_site.upstream.material_titles import ForeignTitles
 from attention_docs_site.upstream.mkdocs_dirty import dirty_builds, list_theme_once
+from attention_docs_site.upstream.mkdocs_livereload import quicker_serve
 from attention_docs_site.upstream.mkdocstrings import set_api_locale
-from attention_docs_site.upstream.watchdog import poll_every
 from attention_docs_site.wheel import Wheel, library_wheel
 
 if TYPE_CHECKING:
@@ -142,17 +138,15 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         None: no file changed, and no build is needed.
         """
         speed = self.settings is None or self.settings.speed_edits
-        partial = self.partial.decide(allowed=speed)
-        if partial is False:
-            full_build_starts()
+        if (partial := self.partial.decide(allowed=speed)) is False:
+            collector.full_build_starts()
         return partial
 
     def on_serve(
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: object
     ) -> LiveReloadServer:
-        """Notice a saved file within a tenth of a second, not half of one."""
-        if not poll_every(server.observer, SERVE_POLL_SECONDS):
-            log.info("attention_docs: the file watcher keeps its own interval")
+        """Notice a save within a tenth of a second; poll only between builds."""
+        quicker_serve(server, SERVE_POLL_SECONDS)
         log.info(
             "attention_docs: under mkdocs serve, no PDFs, no offline copies and "
             "no security policy, which would block livereload's script (mkdocs "
@@ -348,7 +342,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         )
         if self.serving:
             if not partial.partial:
-                full_build_finished()
+                collector.full_build_finished()
             partial.finished()
 
     on_post_build = CombinedEvent(_edition_built, _report_cache, _finish_site)

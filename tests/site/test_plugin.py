@@ -1,4 +1,6 @@
 import ast
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import mkdocs_jupyter.convert
@@ -197,18 +199,30 @@ def test_the_plugin_outlives_serve_rebuilds():
     assert hasattr(AttentionDocsPlugin, "on_startup")
 
 
+@contextlib.contextmanager
+def _live_server(folder: Path) -> Iterator[object]:
+    """MkDocs' live-reload server watching ``folder/docs``; closed after."""
+    from mkdocs.livereload import LiveReloadServer
+
+    server = LiveReloadServer(
+        builder=lambda: None, host="127.0.0.1", port=0, root=str(folder)
+    )
+    try:
+        (folder / "docs").mkdir()
+        server.watch(str(folder / "docs"))  # as MkDocs watches before on_serve
+        yield server
+    finally:
+        if server.observer.is_alive():
+            server.observer.stop()
+            server.observer.join()
+        server.server_close()  # its socket, made but never bound
+
+
 def test_under_serve_a_saved_file_is_noticed_within_a_tenth_of_a_second(tmp_path):
     """MkDocs' server polls every 0.5 s; the plugin makes it 0.1 s, every watch."""
     import time
 
-    from mkdocs.livereload import LiveReloadServer
-
-    server = LiveReloadServer(
-        builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path)
-    )
-    try:
-        (tmp_path / "docs").mkdir()
-        server.watch(str(tmp_path / "docs"))  # as MkDocs watches before on_serve
+    with _live_server(tmp_path) as server:
         observer = server.observer
         assert [observer.timeout, *(e.timeout for e in observer.emitters)] == [0.5] * 2
         returned = AttentionDocsPlugin().on_serve(server, config=None, builder=None)
@@ -222,8 +236,23 @@ def test_under_serve_a_saved_file_is_noticed_within_a_tenth_of_a_second(tmp_path
         (tmp_path / "docs" / "page.md").write_text("edited", encoding="utf-8")
         with server._rebuild_cond:
             assert server._rebuild_cond.wait_for(lambda: server._want_rebuild, 10)
-    finally:
-        if server.observer.is_alive():
-            server.observer.stop()
-            server.observer.join()
-        server.server_close()  # its socket, made but never bound
+
+
+def test_under_serve_the_watcher_waits_while_a_build_runs(tmp_path):
+    """No poll during a build; a save made meanwhile is seen right after it."""
+    import time
+
+    from attention_docs_site.upstream.watchdog import building
+
+    with _live_server(tmp_path) as server:
+        AttentionDocsPlugin().on_serve(server, config=None, builder=None)
+        assert server.build_delay == 0.03
+        server.observer.start()
+        time.sleep(0.3)  # the first poll records the folder as it is
+        with building():
+            time.sleep(0.2)  # a poll under way when the build began ends
+            (tmp_path / "docs" / "page.md").write_text("edited", encoding="utf-8")
+            time.sleep(0.5)  # five intervals: not one poll
+            assert not server._want_rebuild
+        with server._rebuild_cond:
+            assert server._rebuild_cond.wait_for(lambda: server._want_rebuild, 10)

@@ -10,7 +10,7 @@ keeps the long-lived objects out of the garbage collector's way, and
 :mod:`..upstream.mkdocs_dirty` holds the reaches into MkDocs that carry them out.
 """
 
-from attention_docs_site.serve.collector import full_build_finished, full_build_starts
+from attention_docs_site.serve import collector
 from attention_docs_site.serve.partial import PartialBuilds
 
-__all__ = ["PartialBuilds", "full_build_finished", "full_build_starts"]
+__all__ = ["PartialBuilds", "collector"]
