@@ -101,19 +101,25 @@ def test_the_measured_times_grow_as_the_counts_say():
     table = figures.growth_table(lang="en")
     assert "<td>n<sup>2</sup></td><td>2n<sup>2</sup>d</td>" in table
     assert "<td>n</td><td>2nd<sup>2</sup></td>" in table
+    assert rows[2048]["mib"] == 16  # the scores, and the weights, at n = 2048
     assert_stated(
         PAGE,
-        en="one head with $d = 64$, on the machine that builds this page: at $n$ = "
-        "256, 512, 1024 and 2048, the fastest of 7 calls, in the CPU time of the one "
-        "thread that runs them.",
-        zh="一个头，$d = 64$）的耗时：$n$ 取 256、512、1024 和 2048，每个 $n$ 取 7 次"
-        "调用中最快的一次。计时用的是执行这些调用的单个线程的 CPU 时间",
+        en="one head with $d = 64$, on the machine that builds this page, with PyTorch "
+        "held to one thread: at $n$ = 256, 512, 1024 and 2048, after one untimed call, "
+        "the fastest of 7 calls, in that thread's CPU time.",
+        zh="一个头，$d = 64$）的耗时，并把 PyTorch 限制为单线程：$n$ 取 256、512、1024 "
+        "和 2048，每个 $n$ 先做一次不计时的调用，再取 7 次调用中最快的一次",
     )
     assert_stated(
         PAGE,
-        en="if they did not round to the counts' powers of $n$ three times running, "
-        "the build would stop with an error",
-        zh="如果连续三次测得的斜率取整后都与乘加次数中 $n$ 的幂次不符，"
+        en="$n \\times n$ scores and weights (16 MiB each at $n = 2048$)",
+        zh="$n \\times n$ 分数矩阵和权重矩阵（$n = 2048$ 时各占 16 MiB）",
+    )
+    assert_stated(
+        PAGE,
+        en="if a slope is half a power or more from its count three times running, the "
+        "build stops with an error.",
+        zh="如果连续三次测得的斜率都与乘加次数中 $n$ 的幂次相差半个幂次或更多，"
         "构建就会报错停止",
     )
 

@@ -68,7 +68,7 @@ LABELS: dict[str, str] = {
     "cost_table_softmax": "Multiply-adds, softmax attention (2n²d, d = {d})",
     "cost_table_linear": "Multiply-adds, linear attention (2nd², d = {d})",
     "growth_table_layer": "Layer (one head, d = {d})",
-    "growth_table_time": "Measured time, about proportional to",
+    "growth_table_time": "Measured time grows about as (fitted power of n, rounded)",
     "growth_table_work": "Multiply-adds counted",
     "growth_softmax": "softmax attention",
     "growth_linear": "linear attention",

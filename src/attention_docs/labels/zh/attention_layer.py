@@ -58,7 +58,7 @@ LABELS: dict[str, str] = {
     "cost_table_softmax": "softmax 注意力的乘加次数（2n²d，d = {d}）",
     "cost_table_linear": "线性注意力的乘加次数（2nd²，d = {d}）",
     "growth_table_layer": "层（一个头，d = {d}）",
-    "growth_table_time": "实测耗时约正比于",
+    "growth_table_time": "实测耗时的增长（拟合的 n 的幂次，四舍五入）",
     "growth_table_work": "乘加次数",
     "growth_softmax": "softmax 注意力",
     "growth_linear": "线性注意力",
