@@ -113,6 +113,7 @@ def test_chapter_figures_are_inline_svg(built_site, chapter, lang):
         "cost_table",
         "dot_product_check",
         "gradient_check",
+        "growth_table",
         "layer_table",
         "order_table",
         "rate_table",
