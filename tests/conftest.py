@@ -6,56 +6,59 @@ test under ``e2e/`` is marked slow by its folder. Under pytest-xdist, the
 workers share one strict build of the real site.
 """
 
+import os
 import shutil
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from helpers import (
     CHROMIUM,
     MISSING_CHROMIUM,
-    ROOT,
-    SOURCE_DATE_EPOCH,
-    mkdocs_build,
-    run_folder,
+    REAL_SITE,
+    build_real_site,
+    builds_folder,
     shared_build,
+    start_real_site,
 )
 
 E2E = Path(__file__).resolve().parent / "e2e"
 
-
+# The tiers (README.md, "Tests"), by the marker expression a run was given.
+TIERS = {"not slow": "the fast tier", "release": "the release tier"}
+DEFAULT_TIER = "the README's test command"
+READERS = {"built_site", "site_build", "warm_cache"}  # fixtures of the real build
 # Fixtures of builds made once per run (helpers.shared_build), but for the
 # real site's: the first test that asks starts the build, and the others wait.
 SHARED_BUILDS = ("japanese", "arabic")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the end-to-end tier slow, and order the run for two workers.
+    """Mark the end-to-end and release tiers slow, and order the run for two workers.
 
-    One test that reads the real site comes first (it starts the real build),
-    then the slow tests that do not need it (the end-to-end tests that make
-    their own builds from nothing, and the few unit tests that compute for
-    minutes), then those that need it: first the ones that make a build of
-    their own from its cache (or are marked ``builds``), then the browser
-    tests and other readers, then the quick tiers. With
+    The real site's build starts in the background as soon as the tests are
+    collected (:func:`pytest_collection_finish`), so the quick tiers come
+    first: both workers run them while it builds. Then the slow tests that do
+    not need the real site, then those that build from its cache (or are
+    marked ``builds``), then the browser tests and other readers. With
     ``--maxschedchunk=1`` pytest-xdist hands out tests two at a time as
-    workers free up: one worker builds the real site while the other starts
-    on its own builds, the long builds overlap the browser tests rather than
-    race each other at the end, and no worker is left holding a queue of long
-    builds while the other idles. Of the tests that share another build
+    workers free up, so the long builds overlap the browser tests rather than
+    race each other at the end. Of the tests that share another build
     (:data:`SHARED_BUILDS`), the first goes with the builds and the rest to
     the end of their tier: the other worker would otherwise sit on the
     build's lock, idle, for minutes.
     """
+    for item in items:
+        if item.path.is_relative_to(E2E) or item.get_closest_marker("release"):
+            item.add_marker(pytest.mark.slow)
 
     def tier(item: pytest.Item) -> int:
-        if {"built_site", "site_build"} & set(getattr(item, "fixturenames", ())):
-            return 1
-        return 0 if item.get_closest_marker("slow") else 2
+        if not item.get_closest_marker("slow"):
+            return 0
+        return 2 if READERS & set(getattr(item, "fixturenames", ())) else 1
 
-    for item in items:
-        if item.path.is_relative_to(E2E):
-            item.add_marker(pytest.mark.slow)
     waiting = set()
     for name in SHARED_BUILDS:
         users = [i for i in items if name in getattr(i, "fixturenames", ())]
@@ -68,10 +71,57 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return bool(fixtures) or item.get_closest_marker("builds") is not None
 
     items.sort(key=lambda item: (tier(item), item in waiting, not builds(item)))
-    readers = [item for item in items if tier(item) == 1]
-    if readers:
-        items.remove(readers[0])
-        items.insert(0, readers[0])
+
+
+_background: list[subprocess.Popen] = []
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the real site's build if a test will read it; stop if Chromium is missing.
+
+    One process starts it (the first worker, or pytest without xdist); the
+    build takes its lock at once, and the readers wait there.
+    """
+    worker = getattr(session.config, "workerinput", {}).get("workerid", "gw0")
+    needed = any(READERS & set(getattr(i, "fixturenames", ())) for i in session.items)
+    if needed and worker == "gw0" and not session.config.option.collectonly:
+        base = builds_folder(session.config._tmp_path_factory)
+        _background.append(start_real_site(base))
+    if hasattr(session.config, "workerinput"):
+        return  # the browser was decided by pytest_sessionstart in the controller
+    browser_tests = [i for i in session.items if i.path in BROWSER_TESTS]
+    if browser_tests and not Path(CHROMIUM).exists():
+        pytest.exit(
+            f"{MISSING_CHROMIUM} ({len(browser_tests)} browser tests selected)",
+            returncode=1,
+        )
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for build in _background:  # a run stopped early (-x) leaves no build behind
+        if build.poll() is None:
+            os.killpg(build.pid, signal.SIGTERM)  # the build's mkdocs too
+        build.wait()
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    """Name the tier and its wall time, and where the tests' time went."""
+    if hasattr(config, "workerinput"):
+        return
+    wall = time.monotonic() - config._attention_docs_start
+    spent: dict[str, float] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if isinstance(report, pytest.TestReport):
+                folder = report.nodeid.split("/")[1] if "/" in report.nodeid else "?"
+                spent[folder] = spent.get(folder, 0.0) + report.duration
+    marks = config.option.markexpr
+    tier = TIERS.get(marks, DEFAULT_TIER if marks == "not release" else f"-m {marks!r}")
+    if config.args and config.args != config.getini("testpaths"):
+        tier += f" ({' '.join(config.args)})"
+    by_folder = ", ".join(f"{name} {s:.0f} s" for name, s in sorted(spent.items()))
+    terminalreporter.write_sep("=", f"{tier}: {wall:.0f} s wall time")
+    terminalreporter.write_line(f"test time by folder (all workers): {by_folder}")
 
 
 BROWSER_TESTS = (
@@ -92,6 +142,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     paths asked for (with -k or -m, each browser test fails on its own).
     """
     config = session.config
+    config._attention_docs_start = time.monotonic()
     workers = getattr(config.option, "numprocesses", None)
     if hasattr(config, "workerinput") or not workers or Path(CHROMIUM).exists():
         return
@@ -102,41 +153,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         pytest.exit(f"{MISSING_CHROMIUM} (browser tests selected)", returncode=1)
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """Without xdist, stop before any test runs if the browser is missing.
-
-    Without this, each browser test failed on its own, and pytest's summary cut
-    the message short, dozens of times over.
-    """
-    if hasattr(session.config, "workerinput"):
-        return  # decided by pytest_sessionstart in the controller
-    browser_tests = [i for i in session.items if i.path in BROWSER_TESTS]
-    if browser_tests and not Path(CHROMIUM).exists():
-        pytest.exit(
-            f"{MISSING_CHROMIUM} ({len(browser_tests)} browser tests selected)",
-            returncode=1,
-        )
-
-
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory):
     """The real site, built strictly once per test run: (folder, build log).
 
-    The build starts from an empty execution cache, so every block and notebook
-    runs on the code under test (``test_real_build_executed_everything``), and
-    it leaves the cache filled for :func:`warm_cache`.
+    The build (started in the background when the tests were collected)
+    starts from an empty execution cache, so every block and notebook runs on
+    the code under test (``test_real_build_executed_everything``), and it
+    leaves the cache filled for :func:`warm_cache`.
     """
-
-    def make(site: Path) -> subprocess.CompletedProcess:
-        return mkdocs_build(
-            ROOT,
-            site,
-            pdf=True,
-            cache=site.parent / "real-site-cache",
-            env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH},
-        )
-
-    return shared_build(tmp_path_factory, "real-site", make)
+    return shared_build(tmp_path_factory, REAL_SITE, build_real_site)
 
 
 @pytest.fixture(scope="session")
@@ -146,7 +172,7 @@ def built_site(site_build):
 
 
 @pytest.fixture
-def warm_cache(site_build, tmp_path_factory, tmp_path) -> Path:
+def warm_cache(site_build, tmp_path) -> Path:
     """A copy of the execution cache the real site's build filled.
 
     Builds of a copy of the site that test something other than execution
@@ -154,5 +180,5 @@ def warm_cache(site_build, tmp_path_factory, tmp_path) -> Path:
     third of a cold build's time. Entries do not depend on the project's path.
     """
     cache = tmp_path / "warm-cache"
-    shutil.copytree(run_folder(tmp_path_factory) / "real-site-cache", cache)
+    shutil.copytree(site_build[0].parent / "real-site-cache", cache)
     return cache

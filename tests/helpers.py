@@ -5,6 +5,9 @@ on the import path); ``conftest.py`` keeps only fixtures and hooks.
 """
 
 import fcntl
+import functools
+import hashlib
+import inspect
 import json
 import os
 import re
@@ -147,10 +150,52 @@ def run_folder(tmp_path_factory) -> Path:
     return base
 
 
+# Set to a folder, the run's shared builds are made there and kept for later
+# runs of the same sources (README.md, "Tests"): .ci/run's release tier reads
+# the builds of the README's command, and a contributor iterating on a browser
+# test builds the site once. Any change to the sources or tests builds anew.
+KEPT_BUILDS = "ATTENTION_DOCS_TEST_BUILDS"
+# How the tests make builds is part of each build's key (build_once).
+FINGERPRINTED = (*SITE_SOURCES, "site-plugin", "tools/pyodide/carrier.txt")
+
+
+@functools.cache  # once per process: what the run started with
+def sources_fingerprint() -> str:
+    """A hash of everything a shared build depends on (what the tests build and how)."""
+    digest = hashlib.sha256()
+    for name in FINGERPRINTED:
+        source = ROOT / name
+        files = sorted(source.rglob("*")) if source.is_dir() else [source]
+        for path in files:
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def builds_folder(tmp_path_factory) -> Path:
+    """Where the shared builds live: the run's folder, or the kept one (above)."""
+    kept = os.environ.get(KEPT_BUILDS)
+    if not kept:
+        return run_folder(tmp_path_factory)
+    folder = Path(kept).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "fingerprint.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp, fingerprint = folder / "fingerprint", sources_fingerprint()
+        if not stamp.exists() or stamp.read_text() != fingerprint:
+            for old in folder.iterdir():  # built from other sources
+                if old.name != "fingerprint.lock":
+                    shutil.rmtree(old) if old.is_dir() else old.unlink()
+            stamp.write_text(fingerprint)
+    return folder
+
+
 def shared_build(
     tmp_path_factory,
     name: str,
     build: Callable[[Path], subprocess.CompletedProcess],
+    key: str = "",
 ) -> tuple[Path, str]:
     """A build made once per test run, whichever worker asks first.
 
@@ -159,17 +204,32 @@ def shared_build(
     to it). Sharing by lock rather than ``--dist=loadgroup`` keeps both workers
     busy; loadgroup also stopped grouping with pytest 9.2 (pytest-xdist #1386).
 
+    ``key`` says what else the build depends on (a kept build made with
+    another key is made anew).
+
     Returns:
         The build's folder and its log, once the build succeeded (every
         caller fails with the log otherwise).
     """
-    base = run_folder(tmp_path_factory)
+    return build_once(builds_folder(tmp_path_factory), name, build, key)
+
+
+def build_once(
+    base: Path,
+    name: str,
+    build: Callable[[Path], subprocess.CompletedProcess],
+    key: str = "",
+) -> tuple[Path, str]:
+    """:func:`shared_build` in a given folder (also the background build's)."""
     folder, record = base / name, base / f"{name}.json"
+    key += "".join(map(inspect.getsource, (copy_site, mkdocs_build, build_real_site)))
     with open(base / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not record.exists():
+        if not record.exists() or json.loads(record.read_text())["key"] != key:
+            shutil.rmtree(folder, ignore_errors=True)
             result = build(folder)
             outcome = {
+                "key": key,
                 "returncode": result.returncode,
                 "log": result.stdout + result.stderr,
             }
@@ -177,6 +237,38 @@ def shared_build(
     outcome = json.loads(record.read_text())
     assert outcome["returncode"] == 0, outcome["log"]
     return folder, outcome["log"]
+
+
+REAL_SITE = "real-site"
+
+
+def build_real_site(site: Path) -> subprocess.CompletedProcess:
+    """The real site, strict, with its PDFs, from an empty execution cache.
+
+    Every block and notebook runs on the code under test, and the cache it
+    fills (``real-site-cache`` beside the site) serves the builds of copies.
+    """
+    return mkdocs_build(
+        ROOT,
+        site,
+        pdf=True,
+        cache=site.parent / f"{REAL_SITE}-cache",
+        env={"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH},
+    )
+
+
+def start_real_site(base: Path) -> subprocess.Popen:
+    """Start the real site's build in the background (tests/conftest.py).
+
+    It takes the build's lock at once; the tests that read the site wait for
+    it there, and the others run meanwhile.
+    """
+    return subprocess.Popen(
+        [sys.executable, __file__, str(base)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # ended as a group (tests/conftest.py)
+    )
 
 
 def shared_copy_build(
@@ -208,7 +300,8 @@ def shared_copy_build(
             project, base / "site", cache=cache, library=project / "src", **options
         )
 
-    base, log = shared_build(tmp_path_factory, name, make)
+    key = inspect.getsource(change) + repr(sorted(options.items()))
+    base, log = shared_build(tmp_path_factory, name, make, key)
     return base / "project", base / "site", log
 
 
@@ -251,3 +344,7 @@ def translations(project: Path, *argv: str) -> subprocess.CompletedProcess:
         text=True,
         timeout=120,
     )
+
+
+if __name__ == "__main__":  # start_real_site's process
+    build_once(Path(sys.argv[1]), REAL_SITE, build_real_site)

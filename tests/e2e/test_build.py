@@ -350,7 +350,7 @@ def test_real_build_executed_everything(site_build):
     assert all(s == "on" and h == "0" and int(m) > 10 for s, h, m in counts), counts
 
 
-@pytest.mark.builds
+@pytest.mark.release  # a second cold build
 def test_a_clean_build_is_byte_identical_to_the_real_one(site_build, tmp_path):
     """Same commit, same bytes, notebooks and figures included.
 
@@ -396,24 +396,23 @@ def test_a_build_from_the_filled_caches_is_byte_identical(
 
     The real build filled the execution cache and the render caches (API
     entries, search entries, notebooks' tables of contents, compiled
-    templates); this build of the same commit reads them all. The PDFs are
-    left out (they are printed from these same pages).
+    templates); this build of the same commit reads them all. Every file is
+    compared, the PDFs and the offline zips too. (The release tier compares
+    a build with the cache off, above.)
     """
     site = tmp_path / "warm"
     env = {"SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
-    result = mkdocs_build(ROOT, site, cache=warm_cache, env=env)
+    result = mkdocs_build(ROOT, site, pdf=True, cache=warm_cache, env=env)
     log = result.stdout + result.stderr
     assert result.returncode == 0, log
     assert all(m == "0" for _, _, m in re.findall(CACHE_COUNTS, log)), log
     rendered = re.findall(RENDER_COUNTS, log)
     assert len(rendered) == 2 and all(int(h) > 10 and m == "0" for h, m in rendered)
     assert list((warm_cache / "jinja").iterdir())  # compiled templates were kept
-    files = sorted(
-        p.relative_to(site)
-        for p in site.rglob("*")
-        if p.is_file() and p.relative_to(site).parts[0] != "pdf"
-    )
-    assert len(files) > 50
+    files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
+    real = sorted(p.relative_to(site_build[0]) for p in site_build[0].rglob("*"))
+    assert files == [name for name in real if (site_build[0] / name).is_file()]
+    assert len(files) > 50 and any(name.suffix == ".pdf" for name in files)
     different = [
         str(path)
         for path in files

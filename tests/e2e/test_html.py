@@ -15,6 +15,7 @@ import shutil
 import subprocess
 from collections import defaultdict
 
+import pytest
 from helpers import ROOT
 
 VNU = ROOT / "tools" / "html-check" / "node_modules" / "vnu-jar" / "build" / "dist"
@@ -67,6 +68,7 @@ def test_every_page_passes_the_html_checker_but_for_the_theme_s_errors(built_sit
         )
 
 
+@pytest.mark.release  # a test of the checker, not of the site
 def test_the_checker_finds_an_error_in_the_site_s_own_markup(built_site, tmp_path):
     """The check can fail: a copy of a page with a stray attribute does."""
     page = built_site / "attention-pooling" / "index.html"

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from helpers import LANGS, ROOT, mkdocs_build
 from test_faults import build_with
+
+# ProperDocs, the escape hatch: checked before a release.
+pytestmark = pytest.mark.release
 
 CACHE_COUNTS = r"attention_docs cache \(on\): (\d+) hits, (\d+) misses"
 

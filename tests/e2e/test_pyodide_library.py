@@ -27,6 +27,9 @@ from helpers import ROOT
 from attention_docs_site.site import pyodide
 from attention_docs_site.wheel import write_wheel
 
+# The library on Node's Pyodide (the browser sweep runs the same runtime).
+pytestmark = pytest.mark.release
+
 FIGURES = "from attention_docs import figures\n"
 # One block of each kind the pages print: figures in both languages, a
 # heatmap, tables, the explorables' data, a source listing and plain numbers.

@@ -25,7 +25,8 @@ from test_figure_text import MEASURE, SHOW_STATIC, VIEWPORTS, collisions
 
 from attention_docs_site.site.book.static_server import serve_site
 
-pytestmark = pytest.mark.slow
+# A copy with right-to-left editions (the site has none yet).
+pytestmark = pytest.mark.release
 
 FILES = ROOT / "tests" / "e2e" / "rtl"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots" / "rtl"

@@ -15,6 +15,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
+import pytest
 from helpers import (
     NOTEBOOKS,
     SITE_PATH,
@@ -54,6 +55,7 @@ def run_as_the_site_did(python: Path, notebook: Path, env: dict) -> str:
     return setup_output(executed)
 
 
+@pytest.mark.release  # a new environment that installs PyTorch, ten kernels
 def test_a_student_runs_every_notebook_from_the_site(tmp_path, warm_cache):
     root = tmp_path / "www"
     mount = root / SITE_PATH.strip("/")

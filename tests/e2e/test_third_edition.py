@@ -28,7 +28,8 @@ from pypdf import PdfReader
 
 from attention_docs_site.site.book.static_server import serve_site
 
-pytestmark = pytest.mark.slow
+# A copy with a third edition, its PDFs printed.
+pytestmark = pytest.mark.release
 
 JA_NAME = "日本語"
 # The catalog's words a reader meets first, in Japanese; the rest stay as

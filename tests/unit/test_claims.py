@@ -637,7 +637,7 @@ def check_sample_size_trend(errors, *, plateau, drop, slope):
     assert slope[0] < errors.slopes[1] < slope[1]
 
 
-@pytest.mark.slow  # sample sizes to 1600, eight seeds each: minutes
+@pytest.mark.release  # sample sizes to 1600, eight seeds each: minutes
 def test_a_fixed_h_levels_off_while_h_cv_falls_about_as_n_to_minus_four_fifths():
     """'The figure averages the error over eight data sets for each of the
     sizes n = 25, 50, 100, 200, 400 ... With h = 1 ... the error levels off:
@@ -822,7 +822,7 @@ def test_the_explorer_opens_at_h_05_x_15_and_has_a_gap_at_x_03():
     assert prediction[0] == DATA.y_train[distances.argmin()]
 
 
-@pytest.mark.slow  # sample sizes to 1600, eight seeds each: minutes
+@pytest.mark.release  # sample sizes to 1600, eight seeds each: minutes
 def test_the_boundary_point_takes_a_growing_share_of_the_averaged_error():
     """'about 10% at n = 25, and between 20% and 27% for n = 50 to 400 ...
     about 28% at n = 800 and 35% at n = 1600 ... leave it out and the slope

@@ -214,7 +214,7 @@ sys.stdout.write(result.losses.tobytes().hex() + result.ws.tobytes().hex())
 """
 
 
-@pytest.mark.slow  # trains in fresh processes, each importing torch
+@pytest.mark.release  # trains in fresh processes, each importing torch
 def test_training_is_bit_identical_across_processes_and_global_seeds():
     runs = [
         subprocess.run(
