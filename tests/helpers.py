@@ -87,6 +87,31 @@ def copy_site(destination: Path) -> Path:
     return destination
 
 
+MINI = ROOT / "tests" / "fixtures" / "mini"
+
+
+def copy_mini_site(destination: Path) -> Path:
+    """A copy of the site whose pages are the small fixture site's.
+
+    Two pages, an API page and a notebook, in both editions, and no PyTorch
+    (``tests/fixtures/mini``): the build machinery's own tests (faults, cache
+    keys, ProperDocs) build it from nothing in a few seconds.
+    """
+    copy_site(destination)
+    docs = destination / "docs"
+    for page in docs.rglob("*.md"):
+        page.unlink()
+    shutil.copytree(MINI / "docs", docs, dirs_exist_ok=True)
+    config = destination / "mkdocs.yml"
+    nav = (MINI / "nav.yml").read_text("utf-8")
+    text, count = re.subn(
+        r"^nav:\n(?: {2}.*\n)+", nav, config.read_text("utf-8"), flags=re.M
+    )
+    assert count == 1, "mkdocs.yml has no nav to replace"
+    config.write_text(text, "utf-8")
+    return destination
+
+
 def mkdocs_build(
     project: Path,
     site_dir: Path,

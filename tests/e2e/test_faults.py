@@ -1,7 +1,10 @@
-"""Loud failures: each test injects one fault into a copy of the site and builds.
+"""Loud failures: each test injects one fault into a small site and builds.
 
-The build must exit non-zero with a message naming the page (and the block or
-cell), never publish the broken page quietly.
+The site is the fixture site (``tests/fixtures/mini``: two pages, an API page
+and a notebook in both editions, no PyTorch), built from nothing in seconds
+with the real plugin, theme and configuration. The build must exit non-zero
+with a message naming the page (and the block or cell), never publish the
+broken page quietly.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import copy_site, mkdocs_build
+from helpers import copy_mini_site, mkdocs_build
 
 
 def build_with(
@@ -18,23 +21,20 @@ def build_with(
     inject,
     *,
     notebooks: bool = False,
-    cache: Path | None = None,
     execute: bool = True,
     executable: str = "mkdocs",
 ) -> str:
-    """Copy the site, let ``inject`` change it, build; return the failing log.
+    """Copy the small site, let ``inject`` change it, build; return the failing log.
 
-    ``cache`` is a copy of the real build's execution cache, so that only what
-    the fault reaches runs again; ``execute=False`` skips running code blocks,
-    for faults that do not need it.
+    The execution cache is off: every block runs on the injected code.
+    ``execute=False`` skips running code blocks, for faults that do not need it.
     """
-    project = copy_site(tmp_path / "project")
+    project = copy_mini_site(tmp_path / "project")
     inject(project)
     result = mkdocs_build(
         project,
         tmp_path / "site",
         notebooks=notebooks,
-        cache=cache,
         library=project / "src",
         env=None if execute else {"ATTENTION_DOCS_EXECUTE": "off"},
         executable=executable,
@@ -50,56 +50,39 @@ def append(project: Path, page: str, text: str) -> None:
     path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
 
 
-# The mechanism is the same in every edition: the translation's builds are
-# release-only.
-@pytest.mark.parametrize(
-    "page", ["index.md", pytest.param("index.zh.md", marks=pytest.mark.release)]
-)
-def test_raising_code_block(tmp_path, warm_cache, page):
+@pytest.mark.parametrize("page", ["index.md", "index.zh.md"])
+def test_raising_code_block(tmp_path, page):
     block = '\n```python exec="on"\nraise RuntimeError("injected failure")\n```\n'
-    log = build_with(
-        tmp_path, lambda project: append(project, page, block), cache=warm_cache
-    )
+    log = build_with(tmp_path, lambda project: append(project, page, block))
     assert f"docs/{page}: markdown_exec: Execution of python code block exited" in log
     assert "injected failure" in log
 
 
-@pytest.mark.parametrize(
-    "page",
-    [
-        "attention-cues.md",
-        pytest.param("attention-cues.zh.md", marks=pytest.mark.release),
-    ],
-)
-def test_raising_notebook_cell(tmp_path, warm_cache, page):
+@pytest.mark.parametrize("page", ["kernels.md", "kernels.zh.md"])
+def test_raising_notebook_cell(tmp_path, page):
     cell = '\n```python\nprint("fine")\n```\n\n```python\n1 / 0\n```\n'
     log = build_with(
         tmp_path,
         lambda project: append(project, f"exercises/{page}", cell),
         notebooks=True,
-        cache=warm_cache,
     )
-    # The notebook's first code cell is its figure; the injected ones follow.
-    assert f"docs/exercises/{page}: code cell 3 ('1 / 0') raised" in log
+    # The notebook's two code cells come first; the injected ones follow.
+    assert f"docs/exercises/{page}: code cell 4 ('1 / 0') raised" in log
     assert "ZeroDivisionError: division by zero" in log
 
 
 def test_notebook_published_as_raw_source(tmp_path):
     def drop_kernelspec(project):
-        path = project / "docs" / "exercises" / "attention-cues.md"
+        path = project / "docs" / "exercises" / "kernels.md"
         text = path.read_text(encoding="utf-8")
         kernelspec = re.search(r"  kernelspec:\n(?:    .*\n)+", text)[0]
         path.write_text(text.replace(kernelspec, ""), encoding="utf-8")
 
     log = build_with(tmp_path, drop_kernelspec, execute=False)
-    assert (
-        "exercises/attention-cues.md: notebook page was not rendered as a notebook"
-        in log
-    )
+    assert "exercises/kernels.md: notebook page was not rendered as a notebook" in log
 
 
-@pytest.mark.release  # a label table edited: every Chinese block runs again
-def test_missing_glyph_in_a_figure(tmp_path, warm_cache):
+def test_missing_glyph_in_a_figure(tmp_path):
     def untypeable_label(project):
         # U+E000 is a private-use character: no font has a glyph for it.
         labels = project / "src" / "attention_docs" / "labels" / "zh" / "figures.py"
@@ -108,22 +91,22 @@ def test_missing_glyph_in_a_figure(tmp_path, warm_cache):
         assert edited != text  # the label is where the test looks
         labels.write_text(edited, "utf-8")
 
-    log = build_with(tmp_path, untypeable_label, cache=warm_cache)
+    log = build_with(tmp_path, untypeable_label)
     assert re.search(r"docs/[\w/-]+\.zh\.md: markdown_exec: Execution of python", log)
     assert "has text that no configured font can draw: Glyph 57344" in log
 
 
 BROKEN_LINKS = [
     (
-        "glossary.zh.md",
-        '\n<a href="../attention-cues/#no-such-heading">x</a>\n',
-        "docs/glossary.zh.md (built as zh/glossary/index.html:",
+        "api.zh.md",
+        '\n<a href="../kernels/#no-such-heading">x</a>\n',
+        "docs/api.zh.md (built as zh/api/index.html:",
         "no anchor #no-such-heading",
     ),
     (
-        "references.md",
-        "\nSee [the chapter](attention-cues.md#no-such-heading).\n",
-        "docs/references.md (built as references/index.html:",
+        "api.md",
+        "\nSee [the chapter](kernels.md#no-such-heading).\n",
+        "docs/api.md (built as api/index.html:",
         "no anchor #no-such-heading",
     ),
     (
@@ -153,9 +136,9 @@ def test_broken_internal_links_and_anchors(tmp_path):
 @pytest.mark.parametrize(
     ("page", "front_matter"),
     [
-        ("glossary.md", '---\ntitle: "Glossary\n---\n'),
-        ("references.zh.md", "---\ntranslation: [broken\n---\n"),
-        ("attention-cues.md", "---\ntitle: never closed\n"),
+        ("api.md", '---\ntitle: "API\n---\n'),
+        ("kernels.zh.md", "---\ntranslation: [broken\n---\n"),
+        ("kernels.md", "---\ntitle: never closed\n"),
     ],
 )
 def test_broken_front_matter(tmp_path, page, front_matter):
