@@ -22,9 +22,65 @@ def require_chromium():
         pytest.fail(MISSING_CHROMIUM, pytrace=False)
 
 
+# A page is ready for the tests once it has loaded (styles, images, its
+# deferred scripts and modules), Material's document$ has emitted (its
+# components are mounted, and the site's scripts have run on the page), its
+# fonts are in, and:
+# - every explorable figure has drawn its live figure (explorables.js starts
+#   them when the browser is idle, after the load);
+# - the code annotations of every code block shown (not in a closed
+#   <details>) are mounted with their tooltips taken out: Material does that
+#   250 ms after it mounts them, so that a copy of the code has no empty
+#   lines, and until then their formulas are in the article;
+# - the search is ready (its box says so, in the edition's words): its worker
+#   has fetched the index and lunr's language files, which a test that went
+#   on to another page before would see aborted.
+READY = """() => {
+  if (document.readyState !== "complete" || !window.document$) return false;
+  let emitted = false;  // document$ replays the page to a new subscriber
+  window.document$.subscribe(() => { emitted = true; }).unsubscribe();
+  const shown = element => element.getClientRects().length > 0;
+  const settled = annotation => !shown(annotation.closest(".highlight") ?? annotation)
+    || annotation.style.getPropertyValue("--md-tooltip-x") !== ""
+      && !annotation.querySelector(":scope > .md-tooltip:not(.md-tooltip--active)");
+  const config = JSON.parse(document.getElementById("__config").textContent);
+  const ready = config.translations["search.result.placeholder"];  // "Type to ..."
+  const search = document.querySelector(".md-search-result__meta");
+  return emitted && document.fonts.status === "loaded"
+    && !document.querySelector(".ad-explorable:not([data-live])")
+    && [...document.querySelectorAll(".md-annotation")].every(settled)
+    && (!search || search.textContent.trim() === ready);
+}"""
+
+
 def visit(page, site_url, path, lang):
-    page.goto(site_url + prefix(lang) + path)
-    page.wait_for_load_state("networkidle")
+    """Open a page of an edition and wait until it is ready (:data:`READY`).
+
+    And until none of its requests is on its way (the sitemap, the favicon):
+    a test that went on to another page would see them aborted.
+    """
+    pending = set()
+
+    def started(request):
+        pending.add(request)
+
+    def ended(request):
+        pending.discard(request)
+
+    listeners = {"request": started, "requestfinished": ended, "requestfailed": ended}
+    for event, listener in listeners.items():
+        page.on(event, listener)
+    try:
+        page.goto(site_url + prefix(lang) + path, wait_until="load")
+        page.wait_for_function(READY)
+        for _ in range(3000):  # 30 s at most, as Playwright's own waits
+            if not pending:
+                return
+            page.wait_for_timeout(10)
+        raise AssertionError(f"still loading: {[r.url for r in pending]}")
+    finally:
+        for event, listener in listeners.items():
+            page.remove_listener(event, listener)
 
 
 AXE = files("axe_playwright_python") / "axe.min.js"  # axe-core, from PyPI

@@ -1,14 +1,17 @@
 """Browser tests: the built site, served on 127.0.0.1, in Debian's Chromium.
 
-Every page of both languages is loaded in a real browser. Requests to any host
-but the test server are aborted and recorded, and fail the test. Full-page
-screenshots of every page are saved under ``test-artifacts/screenshots/``.
+Every page of both languages is loaded in a real browser, once, and checked
+in that one visit by :func:`test_page_passes_every_check_in_one_visit`.
+Requests to any host but the test server are aborted and recorded, and fail
+the test. Full-page screenshots of every page are saved under
+``test-artifacts/screenshots/``.
 """
 
 import os
 import re
 import shutil
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -25,6 +28,7 @@ from helpers import (
     SITE_PATH,
     SITE_URL,
 )
+from test_figure_text import VIEWPORTS, check_figure_text
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 PAGES = ["", *CHAPTERS, *NOTEBOOK_PAGES, *REFERENCE_PAGES]
@@ -45,17 +49,91 @@ both_languages = pytest.mark.parametrize("lang", LANGS)
 
 @both_languages
 @every_page
-def test_page_renders_cleanly(page, site_url, path, lang):
-    """No error or foreign request; math and figures shown; a screenshot saved."""
+def test_page_passes_every_check_in_one_visit(page, site_url, path, lang):
+    """Every check of a page, in the order a reader's session could make them.
+
+    The page is loaded once, at a desktop's size, in the light scheme. The
+    checks that change it come late: the palette, the dark scheme (the
+    browser's preference, which the automatic palette follows), a copy
+    button's message, the static drawings of explorable figures shown again,
+    a phone's width; the language switch, which leaves the page, is the last.
+    A failure names the page, its language and the check.
+    """
+    name = f"page /{prefix(lang)}{path} ({lang} edition)"
+    page.set_viewport_size(VIEWPORTS["desktop"])
     visit(page, site_url, path, lang)
+    with checking("rendering", name):
+        check_page_loads_cleanly(page, lang)
+    with checking("math", name):
+        check_math_is_rendered(page, path, lang)
+    with checking("figures and alt text", name):
+        check_figures_are_visible_with_a_text_alternative(page, path, lang)
+    if lang == "zh":
+        with checking("CJK glyphs", name):
+            check_chinese_is_drawn_with_a_cjk_font(page)
+    with checking("palette toggle", name):
+        check_palette_toggle_cycles_automatic_light_dark(page)
+    check_both_schemes(page, path, lang, name)
+    # After axe and the screenshots: the "Copied" message stays on screen for
+    # two seconds, and axe measures its text's contrast while it fades.
+    with checking("copy buttons", name):
+        check_every_code_block_has_a_working_copy_button(page)
+    for viewport in ["desktop", "phone"]:
+        with checking(f"figure text, {viewport}", name):
+            check_figure_text(page, path, lang, viewport)
+    with checking("no late problem", name):
+        check_page_loads_cleanly(page, lang)
+    with checking("language switch", name):
+        page.set_viewport_size(VIEWPORTS["desktop"])
+        check_language_switch_lands_on_the_counterpart(page, path, lang)
+
+
+def check_both_schemes(page, path, lang, name):
+    """axe in the light and the dark scheme; figure colours and screenshots in each.
+
+    The page is light, as loaded: it goes dark and comes back, as the browser's
+    preference changes.
+    """
+    with checking("axe, light", name):
+        check_no_serious_accessibility_violation(page)
+    with checking("dark scheme", name):
+        prefer_scheme(page, "dark")
+    with checking("axe, dark", name):
+        check_no_serious_accessibility_violation(page)
+    if path in FIGURE_PAGES:
+        with checking("figure colours, dark", name):
+            check_figures_take_the_colours_of_the_scheme(page)
+        with checking("screenshot, dark", name):
+            save_screenshot(page, SCREENSHOTS / "dark" / lang, path)
+    with checking("light scheme", name):
+        prefer_scheme(page, "light")
+    if path in FIGURE_PAGES:
+        with checking("figure colours, light", name):
+            check_figures_take_the_colours_of_the_scheme(page)
+    with checking("screenshot", name):
+        save_screenshot(page, SCREENSHOTS / lang, path)
+
+
+@contextmanager
+def checking(check, name):
+    """Name the check and the page in a failure of the check."""
+    try:
+        yield
+    except Exception as error:
+        error.add_note(f"{check} check failed on {name}")
+        raise
+
+
+def check_page_loads_cleanly(page, lang):
+    """No error, no foreign request, and the page in its edition's language."""
     assert page.problems == []
     assert page.foreign_requests == []
     assert page.locator("html").get_attribute("lang") == lang
-    check_math_is_rendered(page, path, lang)
-    check_figures_are_visible_with_a_text_alternative(page, path, lang)
-    if lang == "zh":
-        check_chinese_is_drawn_with_a_cjk_font(page)
-    shot = SCREENSHOTS / lang / f"{path.replace('/', '-') or 'index'}.png"
+
+
+def save_screenshot(page, folder, path):
+    """Save a full-page screenshot of the page as it is, named after its path."""
+    shot = folder / f"{path.replace('/', '-') or 'index'}.png"
     full_page_screenshot(page, shot)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -134,7 +212,7 @@ GLYPHS = """() => {
 def check_chinese_is_drawn_with_a_cjk_font(page):
     """Chinese prose and figure text are drawn as real glyphs, not tofu boxes.
 
-    Run on every Chinese page by test_page_renders_cleanly.
+    Run on every Chinese page by test_page_passes_every_check_in_one_visit.
     """
     found = page.evaluate(GLYPHS)
     assert found, "no Chinese text found on the page"
@@ -168,8 +246,7 @@ def test_cjk_font_check_fails_without_a_cjk_font(playwright, site_url, tmp_path)
     chromium = launch(playwright, env={**os.environ, "FONTCONFIG_FILE": str(config)})
     try:
         page = chromium.new_page()
-        page.goto(site_url + "zh/")
-        page.wait_for_load_state("networkidle")
+        visit(page, site_url, "", "zh")
         with pytest.raises(AssertionError, match="tofu"):
             check_chinese_is_drawn_with_a_cjk_font(page)
     finally:
@@ -183,6 +260,10 @@ PROSE = """() => {
   return article.innerText;
 }"""
 RAW_TEX = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[|\\(frac|sum|exp|mathbf)\b")
+BOXES = """elements => elements.map(element => {
+  const box = element.getBoundingClientRect();
+  return [box.width, box.height];
+})"""
 
 
 def check_math_is_rendered(page, path, lang):
@@ -192,13 +273,12 @@ def check_math_is_rendered(page, path, lang):
     page.evaluate(
         "document.querySelectorAll('article details').forEach(d => d.open = true)"
     )
-    formulas = page.locator("article math")
+    boxes = page.locator("article math").evaluate_all(BOXES)  # in one call
     source = re.sub(r"```.*?```", "", source_of(path, lang).read_text(), flags=re.S)
     if "$" in source:
-        assert formulas.count() > 0
-    for i in range(formulas.count()):
-        box = formulas.nth(i).bounding_box()
-        assert box and box["width"] > 0 and box["height"] > 0, i
+        assert len(boxes) > 0
+    for i, (width, height) in enumerate(boxes):
+        assert width > 0 and height > 0, i
 
 
 # A call of the figures module that draws a figure (not data, code or tables).
@@ -238,15 +318,8 @@ PALETTE = """() => [
 ]"""
 
 
-@both_languages
-@every_page
-def test_palette_toggle_and_copy_buttons_work(page, site_url, path, lang):
-    visit(page, site_url, path, lang)
-    check_every_code_block_has_a_working_copy_button(page)
-    check_palette_toggle_cycles_automatic_light_dark(page)
-
-
 def check_palette_toggle_cycles_automatic_light_dark(page):
+    """The toggle goes automatic, light, dark and back; it leaves it automatic."""
     states = [page.evaluate(PALETTE)]
     for _ in range(3):
         page.locator("form[data-md-component=palette] label:visible").click()
@@ -393,18 +466,35 @@ def check_downloaded_links(prose, lang, built_site):
         assert (built_site / path / "index.html").is_file(), target
 
 
-@both_languages
-@every_page
-def test_no_serious_accessibility_violation_light_or_dark(page, site_url, path, lang):
-    visit(page, site_url, path, lang)
-    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+SCHEMES = {"light": "default", "dark": "slate"}  # Material's names
+SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
+  && !document.documentElement.hasAttribute("data-ad-switching")"""
+COLOR_SCHEME = "document.querySelector('meta[name=color-scheme]').content"
+
+
+def prefer_scheme(page, scheme):
+    """Have the browser prefer a colour scheme; the page must restyle in it.
+
+    The palette is automatic, as the toggle's cycle left it, so Material
+    follows the preference, as it does for a reader who never touched the
+    toggle; the site's head script turns transitions off while it switches
+    (``data-ad-switching``, overrides/main.html).
+    """
+    before = page.evaluate(PALETTE)
+    page.emulate_media(color_scheme=scheme)
+    page.wait_for_function(SWITCHED, arg=SCHEMES[scheme])
+    media, _, background = page.evaluate(PALETTE)
+    assert media == "(prefers-color-scheme)"  # still automatic
+    assert background != before[2], (scheme, background)  # it really restyled
+    # The browser's own parts (scroll bars, form controls) follow it too.
+    assert page.evaluate(COLOR_SCHEME) == scheme
+
+
+def check_no_serious_accessibility_violation(page):
+    """axe-core finds no serious or critical violation on the page as it is."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     assert page.evaluate(SERIOUS) == []
-    toggle = page.locator("form[data-md-component=palette] label:visible")
-    toggle.click()  # automatic -> light
-    toggle.click()  # light -> dark
-    assert page.evaluate("document.body.dataset.mdColorScheme") == "slate"
-    assert page.evaluate(SERIOUS) == []
-    assert page.foreign_requests == []
 
 
 # Every figure text drawn on screen, with the colour it is drawn in and the
@@ -491,34 +581,24 @@ FIGURE_PAGES = [
 ]
 
 
-@pytest.mark.parametrize("color_scheme", ["light", "dark"])
-@both_languages
-def test_figures_take_the_colours_of_the_scheme(page, site_url, lang, color_scheme):
+def check_figures_take_the_colours_of_the_scheme(page):
     """Figure text at 4.5:1 or more, data colours at 3:1, no white rectangle.
 
-    Each figure page in the reader's scheme (the browser's preference, which
-    the site follows until the reader picks one); a screenshot of each, dark.
+    In the scheme the page is in (the browser's preference, which the site
+    follows until the reader picks one).
     """
-    scheme = {"light": "default", "dark": "slate"}[color_scheme]
-    for path in FIGURE_PAGES:
-        visit(page, site_url, path, lang)
-        assert page.evaluate("document.body.dataset.mdColorScheme") == scheme
-        found = page.evaluate(FIGURE_COLOURS)
-        assert found["count"] > 0 and found["texts"], path
-        background = css_colour(found["page"])
-        for fill in found["backgrounds"]:  # each figure's own background
-            drawn = over(css_colour(fill), background)
-            assert drawn == pytest.approx(background[:3], abs=1 / 255), (path, fill)
-        for colour in found["data"]:
-            assert contrast(css_colour(colour)[:3], background) >= 3, (path, colour)
-        for text in found["texts"]:
-            behind = over(css_colour(text["behind"]), background, text["opacity"])
-            ratio = contrast(over(css_colour(text["fill"]), behind), behind)
-            assert ratio >= 4.5, (path, text, round(ratio, 2))
-        if color_scheme == "dark":  # test_page_renders_cleanly shoots light
-            name = path.replace("/", "-") or "index"
-            full_page_screenshot(page, SCREENSHOTS / "dark" / lang / f"{name}.png")
-    assert page.problems == [] and page.foreign_requests == []
+    found = page.evaluate(FIGURE_COLOURS)
+    assert found["count"] > 0 and found["texts"]
+    background = css_colour(found["page"])
+    for fill in found["backgrounds"]:  # each figure's own background
+        drawn = over(css_colour(fill), background)
+        assert drawn == pytest.approx(background[:3], abs=1 / 255), fill
+    for colour in found["data"]:
+        assert contrast(css_colour(colour)[:3], background) >= 3, colour
+    for text in found["texts"]:
+        behind = over(css_colour(text["behind"]), background, text["opacity"])
+        ratio = contrast(over(css_colour(text["fill"]), behind), behind)
+        assert ratio >= 4.5, (text, round(ratio, 2))
 
 
 def search(page, site_url, start, query):
@@ -586,11 +666,9 @@ def test_search_finds_a_function_s_reference_entry_in_every_edition(
     assert SITE_PATH + LANGS[lang] + "api/" in paths, paths
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("path", PAGES)
-def test_language_switch_lands_on_the_counterpart(page, site_url, path, lang):
+def check_language_switch_lands_on_the_counterpart(page, path, lang):
+    """The header's language menu leads to the same page in the other edition."""
     other = prefix("en" if lang == "zh" else "zh")
-    page.goto(site_url + prefix(lang) + path)
     page.locator(".md-header__option .md-select").hover()
     target = "zh" if lang == "en" else "en"
     page.locator(f'.md-select__link[hreflang="{target}"]').click()
