@@ -5,6 +5,7 @@ The fixtures that serve the site and open pages are in ``e2e/conftest.py``.
 
 from importlib.resources import files
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from helpers import CHROMIUM, MISSING_CHROMIUM
@@ -81,6 +82,21 @@ def visit(page, site_url, path, lang):
     finally:
         for event, listener in listeners.items():
             page.remove_listener(event, listener)
+
+
+def record_failed_requests(page, own: str) -> None:
+    """Add to ``page.problems`` failed requests to the ``own`` host, error statuses."""
+
+    def failed(request):
+        if urlsplit(request.url).netloc == own:  # foreign ones are listed apart
+            page.problems.append(f"request failed: {request.url} {request.failure}")
+
+    def response(response):
+        if response.status >= 400:
+            page.problems.append(f"HTTP {response.status}: {response.url}")
+
+    page.on("requestfailed", failed)
+    page.on("response", response)
 
 
 AXE = files("axe_playwright_python") / "axe.min.js"  # axe-core, from PyPI

@@ -7,7 +7,7 @@ uncaught exceptions, failed requests and requests to any other host.
 from urllib.parse import urlsplit
 
 import pytest
-from browser import launch, require_chromium
+from browser import launch, record_failed_requests, require_chromium
 from helpers import SITE_PATH
 
 from attention_docs_site.site.book.static_server import serve_site
@@ -75,18 +75,9 @@ def page(browser, site_url, color_scheme):
         if message.type == "error":
             page.problems.append(f"console error: {message.text}")
 
-    def failed(request):
-        if urlsplit(request.url).netloc == own:  # foreign ones are listed apart
-            page.problems.append(f"request failed: {request.url} {request.failure}")
-
-    def response(response):
-        if response.status >= 400:
-            page.problems.append(f"HTTP {response.status}: {response.url}")
-
     page.route("**/*", route)
     page.on("console", console)
     page.on("pageerror", lambda error: page.problems.append(f"exception: {error}"))
-    page.on("requestfailed", failed)
-    page.on("response", response)
+    record_failed_requests(page, own)
     yield page
     context.close()

@@ -14,10 +14,12 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
+from urllib.parse import urlsplit
 
 import pytest
-from browser import prefix, visit
+from browser import prefix, record_failed_requests, visit
 from helpers import LANGS
+from test_explorables_browser import instant_page
 
 from attention_docs import figures
 
@@ -128,15 +130,69 @@ def _run(
     )
 
 
+# Pyodide's WebAssembly, fetched once each time the Run worker starts it.
+PYODIDE_WASM = re.compile(r"/pyodide\.asm\.wasm$")
+
+
+@pytest.fixture
+def instant(browser, site_url):
+    """A page on which Material's instant navigation works (instant_page), and
+    what the page fixture records on it.
+
+    ``page.problems`` gains failed requests to the site and error statuses;
+    ``page.foreign_requests`` lists requests to any other host;
+    ``page.pyodide`` the requests for Pyodide's WebAssembly (one per start).
+    """
+    page, url = instant_page(browser, site_url)
+    host = urlsplit(url).netloc
+    page.foreign_requests, page.pyodide = [], []
+
+    def request(request):
+        address = urlsplit(request.url)
+        if address.scheme in ("http", "https") and address.netloc != host:
+            page.foreign_requests.append(request.url)
+        if PYODIDE_WASM.search(address.path):
+            page.pyodide.append(request.url)
+
+    page.on("request", request)
+    record_failed_requests(page, host)
+    yield page, url
+    # The search worker may still be fetching through the route: let it go.
+    page.unroute_all(behavior="ignoreErrors")
+    page.context.close()
+
+
+def _next_page(page, path):
+    """Follow the footer's link to the next page, which Material swaps in place."""
+    heading = page.locator("article h1").first.element_handle()
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    page.locator(f'a.md-footer__link--next[href$="{name}/"]').click()
+    page.wait_for_url(f"**/{path}")
+    # The address changes first: wait for the new page's content.
+    heading.wait_for_element_state("hidden")  # detached with the old page
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_runnable_block_shows_what_the_build_showed(page, site_url, lang):
+def test_every_runnable_block_shows_what_the_build_showed(instant, lang):
+    """Page after page by instant navigation, as a reader goes: Python starts once.
+
+    One full load, then the footer's link to the next page (PAGES is the
+    nav's order): Material swaps each page into the same document, and the
+    Run worker, with Pyodide in it, stays.
+    """
+    page, url = instant
+    assert PAGES[0] == ""
+    visit(page, url, "", lang)  # the only full load
+    page.evaluate("window.sameDocument = true")
     ran = 0
     for chapter in PAGES:
-        visit(page, site_url, f"{chapter}/" if chapter else "", lang)
+        path = prefix(lang) + (f"{chapter}/" if chapter else "")
+        if chapter:
+            _next_page(page, path)
         blocks = page.locator(".ad-run:not([data-run-needs])")
         for i in range(blocks.count()):
             block = blocks.nth(i)
-            where = f"{prefix(lang)}{chapter}/ block {i}"
+            where = f"{path} block {i}"
             print(where)  # shown if a step times out
             built = _printed(block)
             _run(page, block)
@@ -146,6 +202,8 @@ def test_every_runnable_block_shows_what_the_build_showed(page, site_url, lang):
             assert_same_words(_outside_figures(shown), _outside_figures(built), where)
             assert _figure_text(shown) == _figure_text(built), where
             ran += 1
+    assert page.evaluate("window.sameDocument === true")  # no page was reloaded
+    assert len(page.pyodide) == 1, page.pyodide  # Python started once
     assert page.foreign_requests == []
     assert page.problems == []
     assert ran >= 30  # 37 in each edition on 2026-11-26
