@@ -1,9 +1,12 @@
-"""Fixtures and hooks for the three tiers of tests.
+"""Fixtures and hooks for the three folders and the three tiers of tests.
 
 ``unit/`` mirrors the teaching library, ``site/`` the build machinery and
 ``e2e/`` real builds, the browser, ``mkdocs serve`` and injected faults. Every
-test under ``e2e/`` is marked slow by its folder. Under pytest-xdist, the
-workers share one strict build of the real site.
+test under ``e2e/`` is marked slow by its folder, and so is every test marked
+``release``. The tiers (README.md, "Tests in three tiers"): the fast one
+leaves out what is slow, the README's command what is release-only, and
+``-m release`` runs only that. Under pytest-xdist, the workers share one
+strict build of the real site.
 """
 
 import os
@@ -26,7 +29,7 @@ from helpers import (
 
 E2E = Path(__file__).resolve().parent / "e2e"
 
-# The tiers (README.md, "Tests"), by the marker expression a run was given.
+# The tiers, by the marker expression a run was given.
 TIERS = {"not slow": "the fast tier", "release": "the release tier"}
 DEFAULT_TIER = "the README's test command"
 READERS = {"built_site", "site_build", "warm_cache"}  # fixtures of the real build

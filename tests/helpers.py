@@ -176,9 +176,10 @@ def run_folder(tmp_path_factory) -> Path:
 
 
 # Set to a folder, the run's shared builds are made there and kept for later
-# runs of the same sources (README.md, "Tests"): .ci/run's release tier reads
-# the builds of the README's command, and a contributor iterating on a browser
-# test builds the site once. Any change to the sources or tests builds anew.
+# runs of the same sources (README.md, "Tests in three tiers"): .ci/run's
+# release tier reads the builds of the README's command, and a contributor
+# iterating on a browser test builds the site once. A change to the sources
+# builds everything anew, a change to how the tests build a build that changed.
 KEPT_BUILDS = "ATTENTION_DOCS_TEST_BUILDS"
 # How the tests make builds is part of each build's key (build_once).
 FINGERPRINTED = (*SITE_SOURCES, "site-plugin", "tools/pyodide/carrier.txt")
@@ -186,7 +187,7 @@ FINGERPRINTED = (*SITE_SOURCES, "site-plugin", "tools/pyodide/carrier.txt")
 
 @functools.cache  # once per process: what the run started with
 def sources_fingerprint() -> str:
-    """A hash of everything a shared build depends on (what the tests build and how)."""
+    """A hash of the sources every shared build reads."""
     digest = hashlib.sha256()
     for name in FINGERPRINTED:
         source = ROOT / name
@@ -273,6 +274,7 @@ def build_real_site(site: Path) -> subprocess.CompletedProcess:
     Every block and notebook runs on the code under test, and the cache it
     fills (``real-site-cache`` beside the site) serves the builds of copies.
     """
+    shutil.rmtree(site.parent / f"{REAL_SITE}-cache", ignore_errors=True)
     return mkdocs_build(
         ROOT,
         site,
