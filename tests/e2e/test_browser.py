@@ -224,6 +224,7 @@ def check_chinese_is_drawn_with_a_cjk_font(page):
     assert len(checked) == figures  # every figure has Chinese text, checked
 
 
+@pytest.mark.release  # a test of the check, in a Chromium of its own
 def test_cjk_font_check_fails_without_a_cjk_font(playwright, site_url, tmp_path):
     """The check above sees tofu in a Chromium whose only font lacks CJK.
 
