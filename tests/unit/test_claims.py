@@ -373,6 +373,7 @@ def test_the_gaussian_cv_curve_has_one_minimum_and_the_epanechnikov_many():
     assert local_minima(epanechnikov) > 5
 
 
+@pytest.mark.release  # trains for 2000 epochs from each start: 100 s
 def test_the_loss_has_two_basins_whose_boundary_is_near_w_0_155():
     """'On this data w = 0 is also a local minimum. ... CV(h) peaks near
     h ≈ 6.4 ... the peak between them, at w ≈ 0.155, is their boundary. ...
