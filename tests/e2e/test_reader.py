@@ -9,6 +9,7 @@ the pages' Content-Security-Policy.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import re
@@ -24,6 +25,7 @@ from helpers import (
     SITE_PATH,
 )
 from PIL import Image
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_explorables_browser import instant_page
 
 FULL_FONT = ROOT / "docs" / "assets" / "fonts" / "NotoSansMath-Regular.woff2"
@@ -407,6 +409,14 @@ TRANSITIONS = """document.getAnimations()
   .map((a) => `${a.effect.target.localName} ${a.transitionProperty}`)"""
 
 
+# Every transition that starts from now on.
+FADES = """() => {
+  window.__fades = [];
+  document.addEventListener("transitionstart", (event) =>
+    window.__fades.push(`${event.target.localName} ${event.propertyName}`));
+}"""
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_switching_the_palette_changes_colours_at_once(browser, site_url, lang):
     """By the reader's toggle or the system's scheme: no colour fades in."""
@@ -430,9 +440,13 @@ def test_switching_the_palette_changes_colours_at_once(browser, site_url, lang):
         page.wait_for_function(
             "!document.documentElement.hasAttribute('data-ad-switching')"
         )
-    hovered = page.locator("article a[href]").first
-    hovered.hover()
-    fades = page.evaluate(TRANSITIONS)
+    # The hover's transition, caught as it starts: read at once after the
+    # hover, a busy machine had not yet started it (or had ended it).
+    page.evaluate(FADES)
+    page.locator("article a[href]").first.hover()
+    with contextlib.suppress(PlaywrightTimeout):  # none: the assertion says so
+        page.wait_for_function("window.__fades.length > 0", timeout=5_000)
+    fades = page.evaluate("window.__fades")
     context.close()
     assert seen == {"dark": [], "automatic": [], "system": []}, seen
     assert fades, "a link's colour no longer fades on hover: transitions stay off"
