@@ -303,6 +303,7 @@ def shared_copy_build(
     site_build,
     name: str,
     change: Callable[[Path], None],
+    key: str = "",
     **options,
 ) -> tuple[Path, Path, str]:
     """A copy of the site, changed and built once per run from the real build's cache.
@@ -312,6 +313,8 @@ def shared_copy_build(
             change touched runs).
         name: The build's name among the run's shared builds.
         change: What to do to the copied project before the build.
+        key: What else the change depends on, beside its own source (the
+            module and files it reads), for builds kept between runs.
         **options: For :func:`mkdocs_build` (``pdf``, ``notebooks``).
 
     Returns:
@@ -327,7 +330,7 @@ def shared_copy_build(
             project, base / "site", cache=cache, library=project / "src", **options
         )
 
-    key = inspect.getsource(change) + repr(sorted(options.items()))
+    key += inspect.getsource(change) + repr(sorted(options.items()))
     base, log = shared_build(tmp_path_factory, name, make, key)
     return base / "project", base / "site", log
 

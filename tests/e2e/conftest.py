@@ -4,11 +4,14 @@ A page records every problem a reader could run into: console errors,
 uncaught exceptions, failed requests and requests to any other host.
 """
 
+import hashlib
+import inspect
 from urllib.parse import urlsplit
 
+import added_editions
 import pytest
 from browser import launch, record_failed_requests, require_chromium
-from helpers import SITE_PATH
+from helpers import SITE_PATH, shared_copy_build
 
 from attention_docs_site.site.book.static_server import serve_site
 
@@ -18,6 +21,28 @@ def site_url(built_site):
     """Serve the built site over HTTP on 127.0.0.1, under the site's own path."""
     with serve_site(built_site, SITE_PATH) as address:
         yield address
+
+
+@pytest.fixture(scope="session")
+def editions(tmp_path_factory, site_build):
+    """(project, site, build log) of the copy with every added edition and notice.
+
+    Built once per run, PDFs and notebooks included (``added_editions.py``):
+    the first test to ask builds it, the others wait for it and read it.
+    """
+    files = sorted(p for p in added_editions.AR_FILES.rglob("*") if p.is_file())
+    key = inspect.getsource(added_editions) + "".join(
+        hashlib.sha256(path.read_bytes()).hexdigest() for path in files
+    )
+    return shared_copy_build(
+        tmp_path_factory,
+        site_build,
+        "editions",
+        added_editions.add_editions,
+        key=key,
+        pdf=True,
+        notebooks=True,
+    )
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
+from added_editions import MISSING, OUTDATED
 from helpers import (
     CHAPTERS,
     LANGS,
@@ -19,7 +20,6 @@ from helpers import (
     SITE_PATH,
     SITE_URL,
     SOURCE_DATE_EPOCH,
-    copy_site,
     mkdocs_build,
 )
 
@@ -305,36 +305,29 @@ def test_glossary_pairs_every_required_term(built_site):
             assert f"<td>{term}</td>" in html, (lang, term)
 
 
-def test_outdated_and_untranslated_notices(tmp_path, warm_cache):
-    project = copy_site(tmp_path / "project")
-    english = project / "docs" / "attention-cues.md"
-    english.write_text(
-        english.read_text("utf-8").replace("Picture a desk", "Imagine a desk"), "utf-8"
-    )
-    (project / "docs" / "glossary.zh.md").unlink()
-    site = tmp_path / "site"
-    result = mkdocs_build(project, site, notebooks=False, cache=warm_cache)
-    assert result.returncode == 0, result.stdout + result.stderr
-
-    outdated = (site / "zh" / "attention-cues" / "index.html").read_text("utf-8")
+@pytest.mark.release  # on the copy with the added editions
+def test_outdated_and_untranslated_notices(editions):
+    """An English edit after the translation, and a translation deleted."""
+    _, site, _ = editions
+    outdated = (site / "zh" / OUTDATED / "index.html").read_text("utf-8")
     notice = re.search(
         r'<div class="admonition warning ad-outdated" data-search-exclude>.*?</div>',
         outdated,
     )
     assert notice and "译文可能已过时" in notice[0]
     href = re.search(r'href="([^"]+)" hreflang="en">英文原文', notice[0])[1]
-    target = (site / "zh" / "attention-cues" / href / "index.html").resolve()
-    assert target == (site / "attention-cues" / "index.html").resolve()
+    target = (site / "zh" / OUTDATED / href / "index.html").resolve()
+    assert target == (site / OUTDATED / "index.html").resolve()
 
-    fallback = (site / "zh" / "glossary" / "index.html").read_text("utf-8")
+    fallback = (site / "zh" / MISSING / "index.html").read_text("utf-8")
     assert (
         '<div class="admonition info ad-untranslated" data-search-exclude>' in fallback
     )
     assert "本页尚未翻译" in fallback
-    assert "translations new docs/glossary.md --lang zh" in fallback
+    assert f"translations new docs/{MISSING}.md --lang zh" in fallback
     assert '<html lang="zh"' in fallback
 
-    for page in ("zh/queries-keys-values", "attention-cues", "glossary"):
+    for page in ("zh/queries-keys-values", OUTDATED, MISSING):
         html = (site / page / "index.html").read_text("utf-8")
         assert "ad-outdated" not in html and "ad-untranslated" not in html, page
 

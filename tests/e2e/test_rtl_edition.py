@@ -1,101 +1,59 @@
 """A right-to-left edition reads as well as the English one.
 
-A copy of the site gains an Arabic edition by CONTRIBUTING's "Add a language"
-steps: the language in mkdocs.yml, a catalog of interface words, the cue
-figures' labels in ``labels/ar.py``, and one chapter and its exercise page
-translated for real (``rtl/``: prose with inline math, figures with
-translated labels, code the reader sees, links, footnotes, the exercise page's
-"Run it yourself" box). The other pages fall back to English. In Chromium,
-every element's computed direction is the one its language asks for
-(formulas, code and figures stay left to right), the translated figures' text
-fits, the fallback chapters' figures put each text where the English page
-does, and their code, lists and tables sit as on the English page. The site's
-404 page and the edition's search are checked too. Screenshots of the pages,
-at a phone's and a desktop's width, are saved under
-``test-artifacts/screenshots/rtl/``.
+The copy of the site with added editions (``added_editions.py``) has an Arabic
+edition made by CONTRIBUTING's "Add a language" steps: the language in
+mkdocs.yml, a catalog of interface words, the cue figures' labels in
+``labels/ar.py``, and one chapter and its exercise page translated for real
+(``rtl/``: prose with inline math, figures with translated labels, code the
+reader sees, links, footnotes, the exercise page's "Run it yourself" box). The
+other pages fall back to English. In Chromium, every element's computed
+direction is the one its language asks for (formulas, code and figures stay
+left to right), the translated figures' text fits, the fallback chapters'
+figures put each text where the English page does, and their code, lists and
+tables sit as on the English page. The site's 404 page and the edition's
+search are checked too. Screenshots of the pages, at a phone's and a desktop's
+width, are saved under ``test-artifacts/screenshots/rtl/``.
 """
 
 import re
-import shutil
 
 import pytest
+from added_editions import AR_TRANSLATED, AR_WORDS
 from browser import search_results
-from helpers import ROOT, SITE_PATH, add_edition, shared_copy_build, translations
+from helpers import ROOT, SITE_PATH, translations
 from test_figure_text import MEASURE, SHOW_STATIC, VIEWPORTS, collisions
 
 from attention_docs_site.site.book.static_server import serve_site
 
-# A copy with right-to-left editions (the site has none yet).
+# The copy with the added editions (the site has no right-to-left one yet).
 pytestmark = pytest.mark.release
 
-FILES = ROOT / "tests" / "e2e" / "rtl"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots" / "rtl"
-TRANSLATED = "attention-cues"  # its translation is rtl/attention-cues.ar.md
-# An exercise page translated too (rtl/exercises/attention-cues.ar.md): code
-# the reader sees, and a box ("Run it yourself") in the edition's words.
-NOTEBOOK = "exercises/attention-cues"
+# Its translation is rtl/attention-cues.ar.md; and an exercise page translated
+# too (rtl/exercises/attention-cues.ar.md): code the reader sees, and a box
+# ("Run it yourself") in the edition's words.
+TRANSLATED, NOTEBOOK = AR_TRANSLATED
 # Fallback chapters with the figures the issue saw broken: colour bars and axes.
 FALLBACK = ("attention-pooling", "queries-keys-values")
-AR_ENTRY = """
-        - locale: ar
-          name: العربية
-          build: true
-          site_description: >-
-            شرح لآليات الانتباه من إشارات الانتباه إلى انحدار النواة.
-          nav_translations:
-            Chapters: الفصول
-            Exercises: التمارين
-            Reference: المراجع
-"""
-AR_WORDS = {
-    "exercises_heading": "تمارين",
-    "untranslated_title": "لم تُترجَم هذه الصفحة بعد",
-    "outdated_title": "قد تكون هذه الترجمة قديمة",
-    "not_found_title": "الصفحة غير موجودة",
-    "download_pdf": "النسخة العربية بصيغة PDF",
-    "run_yourself_title": "شغّله بنفسك",
-    # A Latin run with punctuation, isolated as CONTRIBUTING says.
-    "download_notebook": "تنزيل الدفتر (\u2066.ipynb\u2069)",
-    "download_all": "كل دفاتر التمارين (\u2066.zip\u2069)",
-}
-
-
-def add_arabic(project):
-    """Steps 1 to 4 of "Add a language", for a right-to-left language."""
-    add_edition(project, AR_ENTRY, "ar", AR_WORDS)
-    labels = project / "src" / "attention_docs" / "labels" / "ar.py"
-    shutil.copy(FILES / "labels_ar.py", labels)
-    for page in (TRANSLATED, NOTEBOOK):
-        shutil.copy(FILES / f"{page}.ar.md", project / "docs" / f"{page}.ar.md")
-        marked = translations(project, "mark", f"docs/{page}.ar.md")
-        assert marked.returncode == 0, marked.stderr
 
 
 @pytest.fixture(scope="module")
-def arabic(tmp_path_factory, site_build):
-    """(project, site, build log) of a copy of the site with an Arabic edition."""
-    return shared_copy_build(
-        tmp_path_factory, site_build, "arabic", add_arabic, notebooks=True
-    )
-
-
-@pytest.fixture(scope="module")
-def site_url(arabic):
-    """This module's pages come from the copy with the Arabic edition."""
-    with serve_site(arabic[1], SITE_PATH) as address:
+def site_url(editions):
+    """This module's pages come from the copy with the added editions."""
+    with serve_site(editions[1], SITE_PATH) as address:
         yield address
 
 
-def test_the_translation_passes_its_checks(arabic):
-    project, _, _ = arabic
+def test_the_translation_passes_its_checks(editions):
+    project, _, _ = editions
     status = translations(project, "status", "--lang", "ar")
     rows = dict(re.findall(r"^(\S.*?)\s{2,}(\S.*)$", status.stdout, re.M))
     for page in (TRANSLATED, NOTEBOOK):
         assert rows.get(f"{page}.md") == "up to date", status.stdout
 
 
-def test_the_site_s_404_page_is_english_with_each_language_in_its_direction(arabic):
-    _, site, _ = arabic
+def test_the_site_s_404_page_is_english_with_each_language_in_its_direction(editions):
+    _, site, _ = editions
     html = (site / "404.html").read_text("utf-8")
     assert '<html lang="en"' in html and '<body dir="ltr"' in html
     assert '<div lang="ar" dir="rtl">' in html and '<div lang="en" dir="ltr">' in html
@@ -103,8 +61,8 @@ def test_the_site_s_404_page_is_english_with_each_language_in_its_direction(arab
     assert f'<span lang="ar" dir="rtl">{title}</span>' in html  # in the heading
 
 
-def test_a_fallback_page_marks_its_own_words_in_the_edition_s_language(arabic):
-    _, site, _ = arabic
+def test_a_fallback_page_marks_its_own_words_in_the_edition_s_language(editions):
+    _, site, _ = editions
     html = (site / "ar" / FALLBACK[0] / "index.html").read_text("utf-8")
     labels = re.findall(r'<small class="ad-library"[^>]*>', html)
     assert labels and set(labels) == {'<small class="ad-library" lang="ar" dir="rtl">'}

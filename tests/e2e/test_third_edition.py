@@ -1,10 +1,11 @@
 """A third edition is configuration plus translated text ("Add a language").
 
-A copy of the site gets a Japanese edition the way a translator adds one: the
-language in mkdocs.yml, a catalog of interface words, and one translated page
-(the home page); every other page falls back to English. Its strict build
-must give the edition everything the other two have. A fourth, Persian, is
-added beside it: a language lunr cannot stem, whose search must work.
+The copy of the site with added editions (``added_editions.py``) has a
+Japanese edition made the way a translator adds one: the language in
+mkdocs.yml, a catalog of interface words, and one translated page (the home
+page); every other page falls back to English. Its strict build must give the
+edition everything the other two have. A fourth, Persian, is added beside it:
+a language lunr cannot stem, whose search must work.
 """
 
 import json
@@ -12,102 +13,53 @@ import re
 import zipfile
 
 import pytest
+from added_editions import (
+    JA_TITLE,
+    JA_WORDS,
+    ORDER,
+    add_japanese,
+)
 from browser import search_results
 from helpers import (
     CHAPTERS,
     LANGS,
     ROOT,
     SITE_PATH,
-    add_edition,
     copy_site,
     mkdocs_build,
-    shared_copy_build,
     translations,
 )
 from pypdf import PdfReader
 
 from attention_docs_site.site.book.static_server import serve_site
 
-# A copy with a third edition, its PDFs printed.
+# The copy with the added editions, its PDFs printed.
 pytestmark = pytest.mark.release
 
-JA_NAME = "日本語"
-# The catalog's words a reader meets first, in Japanese; the rest stay as
-# copied from English, which the catalog check allows (it checks keys and fields).
-JA_WORDS = {
-    "untranslated_title": "このページはまだ翻訳されていません",
-    "not_found_title": "ページが見つかりません",
-    "book_contents": "目次",
-    "download_pdf": "日本語版 PDF",
-}
-JA_TITLE = "注意のしくみ"
-# A fourth edition, Persian, served in English under notices in Persian: lunr
-# has no stemmer for it, and no other edition's word filter keeps its letters
-# (Japanese's and Chinese's keep theirs only), yet its words must be found.
-FA_ENTRY = "        - locale: fa\n          name: فارسی\n          build: true"
-FA_WORDS = {"untranslated_title": "این صفحه هنوز به فارسی ترجمه نشده است"}
-FA_TITLE = "توجه، از نشانه‌ها تا رگرسیون هسته‌ای"
 
-
-def translate_home(project, lang, title):
-    """The home page, its title translated (the rest may follow in English:
-    the translation checks compare structure, not words), marked done."""
-    english = (project / "docs" / "index.md").read_text("utf-8")
-    translated, titled = re.subn(r"^# .*$", f"# {title}", english, count=1, flags=re.M)
-    assert titled == 1
-    (project / "docs" / f"index.{lang}.md").write_text(translated, "utf-8")
-    marked = translations(project, "mark", f"docs/index.{lang}.md")
-    assert marked.returncode == 0, marked.stderr
-
-
-def add_japanese(project):
-    """Steps 1 to 4 of "Add a language", on a copy of the site."""
-    # No search setting: i18n adds the language to the search plugin's.
-    entry = f"        - locale: ja\n          name: {JA_NAME}\n          build: true"
-    add_edition(project, entry, "ja", JA_WORDS)
-    translate_home(project, "ja", JA_TITLE)
-
-
-@pytest.fixture(scope="module")
-def japanese(tmp_path_factory, site_build):
-    """(project, site, build log) of a copy of the site with a Japanese edition.
-
-    Built once per run: the worker that asks second waits for the first's.
-    """
-
-    def add_editions(project):
-        add_japanese(project)
-        add_edition(project, FA_ENTRY, "fa", FA_WORDS)
-        translate_home(project, "fa", FA_TITLE)
-
-    return shared_copy_build(
-        tmp_path_factory,
-        site_build,
-        "third-edition",
-        add_editions,
-        pdf=True,
-        notebooks=True,
-    )
-
-
-def test_from_the_real_build_s_cache_no_edition_runs_code_again(japanese):
+def test_from_the_real_build_s_cache_no_edition_runs_code_again(editions):
     """Every edition's keys are the same whatever its place in the build.
 
-    The Japanese edition is built between the English and the Chinese ones,
-    so the Chinese blocks are keyed third here and second in the real build,
-    whose cache this copy starts from. Its translated home page is English
-    text, so it runs the English blocks, already in the cache too.
+    The added editions are built between the English and the Chinese ones,
+    so the Chinese blocks are keyed fifth here and second in the real build,
+    whose cache this copy starts from. The Japanese and Persian home pages
+    are English text, so they run the English blocks, already in the cache
+    too. Only the Arabic chapter, its figures' labels new, runs its blocks.
     """
-    _, _, log = japanese
+    _, _, log = editions
     counts = re.findall(r"attention_docs cache \(on\): (\d+) hits, (\d+) misses", log)
-    assert len(counts) == 4, log  # en, ja, zh and fa
-    assert all(int(hits) > 10 and misses == "0" for hits, misses in counts), counts
+    assert len(counts) == len(ORDER), log
+    misses = {
+        lang: int(missed) for lang, (_, missed) in zip(ORDER, counts, strict=True)
+    }
+    assert all(int(hits) > 10 for hits, _ in counts), counts
+    assert misses["ar"] > 0 and {misses[lang] for lang in ORDER if lang != "ar"} == {0}
 
 
 @pytest.fixture(scope="module")
-def site_url(japanese):
+def site_url(editions):
     """This module's pages come from the copy with the added editions."""
-    with serve_site(japanese[1], SITE_PATH) as address:
+    with serve_site(editions[1], SITE_PATH) as address:
         yield address
 
 
@@ -129,8 +81,8 @@ def test_an_edition_lunr_cannot_stem_finds_its_own_words(page, site_url):
     assert page.problems == [] and page.foreign_requests == []
 
 
-def test_the_edition_has_its_own_search_index(japanese):
-    _, site, log = japanese
+def test_the_edition_has_its_own_search_index(editions):
+    _, site, log = editions
     index = json.loads((site / "ja" / "search" / "search_index.json").read_text())
     locations = [doc["location"] for doc in index["docs"]]
     assert locations and not any(loc.startswith(("ja/", "zh/")) for loc in locations)
@@ -143,8 +95,8 @@ def test_the_edition_has_its_own_search_index(japanese):
     assert "'ja':" in log  # the build says how many entries each edition has
 
 
-def test_every_page_offers_every_language(japanese):
-    _, site, _ = japanese
+def test_every_page_offers_every_language(editions):
+    _, site, _ = editions
     pages = sorted(site.glob("**/index.html"))
     assert len(pages) > 3 * len(CHAPTERS)
     for page in pages:
@@ -153,11 +105,11 @@ def test_every_page_offers_every_language(japanese):
         html = page.read_text("utf-8")
         menu = set(re.findall(r'class="md-select__link"[^>]*hreflang="([^"]+)"', html))
         menu |= set(re.findall(r'hreflang="([^"]+)"[^>]*class="md-select__link"', html))
-        assert menu == {*LANGS, "ja", "fa"}, page.relative_to(site)
+        assert menu == set(ORDER), page.relative_to(site)
 
 
-def test_the_pages_speak_the_edition_s_language(japanese):
-    _, site, _ = japanese
+def test_the_pages_speak_the_edition_s_language(editions):
+    _, site, _ = editions
     home = (site / "ja" / "index.html").read_text("utf-8")
     assert '<html lang="ja"' in home and JA_TITLE in home
     assert "ad-untranslated" not in home
@@ -170,7 +122,7 @@ def test_the_pages_speak_the_edition_s_language(japanese):
         re.search(r'<script id="ad-edition"[^>]*>(.*?)</script>', home)[1]
     )
     assert data["folder"] == "ja/"
-    assert data["folders"] == {**LANGS, "ja": "ja/", "fa": "fa/"}
+    assert data["folders"] == {**LANGS, **{lang: f"{lang}/" for lang in ORDER[1:-1]}}
     not_found = (site / "404.html").read_text("utf-8")
     assert JA_WORDS["not_found_title"] in not_found
     # The API entries' labels in each edition's language (mkdocstrings has
@@ -183,8 +135,8 @@ def test_the_pages_speak_the_edition_s_language(japanese):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_fallback_pages_say_they_are_not_translated(japanese, chapter):
-    _, site, _ = japanese
+def test_fallback_pages_say_they_are_not_translated(editions, chapter):
+    _, site, _ = editions
     html = (site / "ja" / chapter / "index.html").read_text("utf-8")
     notice = re.search(
         r'<div class="admonition info ad-untranslated" data-search-exclude>.*?</div>',
@@ -198,8 +150,8 @@ def test_fallback_pages_say_they_are_not_translated(japanese, chapter):
     assert h1 and h1 in html  # the English text, served in the ja edition
 
 
-def test_translation_status_lists_what_is_missing(japanese):
-    project, _, _ = japanese
+def test_translation_status_lists_what_is_missing(editions):
+    project, _, _ = editions
     result = translations(project, "status", "--lang", "ja", "--check")
     assert result.returncode == 1, result.stderr  # pages are missing
     rows = dict(
@@ -218,8 +170,8 @@ def test_translation_status_lists_what_is_missing(japanese):
     assert "# zh" in every.stdout and "# ja" in every.stdout
 
 
-def test_the_downloads_are_made_for_it(japanese):
-    _, site, _ = japanese
+def test_the_downloads_are_made_for_it(editions):
+    _, site, _ = editions
     with zipfile.ZipFile(site / "ja" / "exercises" / "notebooks.zip") as archive:
         names = archive.namelist()
     assert any(name.endswith(".ipynb") for name in names)

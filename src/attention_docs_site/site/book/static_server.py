@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import gzip
 import http.server
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -55,6 +56,16 @@ class GzipHandler(QuietHandler):
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = True  # join request threads, closing their sockets
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Report an error, but not a client that hung up.
+
+        A browser that leaves a page before its files arrived hangs up: that is
+        how browsers behave, and the run's output should not show a traceback.
+        """
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 @contextmanager
