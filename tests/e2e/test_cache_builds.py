@@ -2,6 +2,7 @@
 
 import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from helpers import (
     copy_site,
     mkdocs_build,
 )
+from test_serve import Serve
 
 from attention_docs.style import themed_colour
 from attention_docs_site.blocks import blocks
@@ -249,13 +251,17 @@ def test_a_warm_build_after_block_edits_writes_what_a_cold_build_writes(
     assert different_files(tmp_path / "warm", tmp_path / "cold") == []
 
 
-# A session whose earlier blocks set global state by calls alone, the way a
-# contributor's page would: the import, then the seeds and options, then the
-# block that reads them.
+# A session whose earlier blocks set state outside its names, by calls alone,
+# the way a contributor's page would: the imports, then the seeds and options
+# (a module's attribute set with `=` and with setattr among them), then the
+# block that reads them, through the same modules or another name for one.
 GLOBAL_STATE = """
 ```python exec="on" session="state-{lang}"
 import random
+import warnings
 
+import matplotlib as mpl
+import matplotlib.pyplot as plt
 import numpy as np
 import torch
 ```
@@ -265,30 +271,71 @@ np.random.seed(0)
 random.seed(0)
 torch.manual_seed(0)
 np.set_printoptions(precision=2)
+plt.style.use("ggplot")
+mpl.rcParams["lines.linewidth"] = 3.5
+warnings.filterwarnings("ignore", message="state test")
+np.state_note = "set with ="
+setattr(random, "state_note", "set with setattr")
 ```
 
 ```python exec="on" session="state-{lang}"
+from matplotlib import rcParams
+
 print(np.random.rand(), random.random(), torch.rand(1).item(), np.array([1 / 3]))
+print(rcParams["lines.linewidth"], rcParams["axes.facecolor"])
+print([f[0] for f in warnings.filters if f[1] and f[1].pattern == "state test"])
+print(np.state_note, random.state_note, "STATE END")
 ```
 """
+LAST = "from matplotlib import rcParams"  # the last block's first line
+EDIT_LAST = (LAST, EDIT + LAST)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 59: the cache replays a block that only imports as its imports, "
-    "and does not replay the calls that set global state",
-)
-def test_a_re_run_block_sees_the_global_state_earlier_blocks_set(tmp_path):
-    """On the small site: its blocks cached, the last one edited, built warm."""
+def state_printed(html: str) -> str:
+    """What the last block of the state session printed, as the page shows it."""
+    found = re.search(r"<p>[^<]*?0\.5488[^<]*?STATE END</p>", html, re.S)
+    assert found, "the page shows no state printed from a seed of 0"
+    return found[0]
+
+
+@pytest.mark.release  # three builds of the small site and a serve
+def test_a_re_run_block_sees_the_state_earlier_blocks_set_outside_its_names(
+    tmp_path,
+):
+    """On the small site: its blocks cached, the last one edited, then built
+    warm and saved under `mkdocs serve`: both as a cache-off build."""
     project, cache = copy_mini_site(tmp_path / "project"), tmp_path / "cache"
     pages = [project / "docs" / name for name in ("index.md", "index.zh.md")]
     for page, lang in zip(pages, ("en", "zh"), strict=True):
         text = page.read_text("utf-8") + GLOBAL_STATE.format(lang=lang)
         page.write_text(text, "utf-8")
     build(project, tmp_path / "first", cache)  # the cache holds the blocks
-    for page in pages:
-        text = page.read_text("utf-8").replace("print(np.", EDIT + "print(np.")
-        page.write_text(text, "utf-8")
-    build(project, tmp_path / "warm", cache)
+    shutil.copytree(cache, tmp_path / "cache-for-serve")
+
+    def edit():
+        for page in pages:
+            text = page.read_text("utf-8")
+            assert text.count(EDIT_LAST[0]) == 1
+            page.write_text(text.replace(*EDIT_LAST), "utf-8")
+
+    server = Serve(project, tmp_path / "cache-for-serve", tmp_path / "served")
+    try:
+        server.wait_for_log(r"Serving on http://127\.0\.0\.1")
+        mark = len(server.lines)
+        edit()
+        server.wait_for_log(r"Reloading browsers", after=mark)
+        log = "".join(server.lines[mark:])
+        assert re.search(r"index\.md \(its source changed\)", log), log
+        served = [
+            (server.site / folder / "index.html").read_text("utf-8")
+            for folder in ("", "zh")
+        ]
+    finally:
+        server.stop()
+    _, hits, misses, _ = cache_line(build(project, tmp_path / "warm", cache))
+    assert misses >= 2 and hits >= 4, (hits, misses)  # the edited blocks re-ran
     build(project, tmp_path / "cold", None)
     assert different_files(tmp_path / "warm", tmp_path / "cold") == []
+    for folder, page in zip(("", "zh"), served, strict=True):
+        cold = (tmp_path / "cold" / folder / "index.html").read_text("utf-8")
+        assert state_printed(page) == state_printed(cold), folder

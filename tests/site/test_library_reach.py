@@ -390,7 +390,7 @@ def test_only_the_blocks_that_use_what_an_edited_function_made_rerun(toy, tmp_pa
 def session_with(*sources):
     from attention_docs_site.execute.sessions import _Session, block_names
 
-    session = _Session()
+    session = _Session(library="lib")
     for source in sources:
         names = block_names(source)
         session.add(source, names, session.depends(names), frozenset(), ran=True)
@@ -435,7 +435,7 @@ def replay(session, source):
     from attention_docs_site.execute.sessions import block_names
 
     names = block_names(source)
-    return session.replay(names, session.depends(names), "lib")
+    return session.replay(names, session.depends(names))
 
 
 def test_a_block_that_only_imports_what_a_later_one_reads_replays_its_imports():
@@ -445,7 +445,11 @@ def test_a_block_that_only_imports_what_a_later_one_reads_replays_its_imports():
     assert replay(drawn, "print(figures.b())") == [
         (0, "import os\nfrom lib import figures")
     ]
-    assert replay(drawn, "print(1)") == []
+    # Importing a module may change outside state (`import seaborn` restyles
+    # matplotlib): any later block's run imports it again.
+    assert replay(drawn, "print(1)") == [(0, "import os\nfrom lib import figures")]
+    library = session_with("from lib import figures\nprint(figures.a())")
+    assert replay(library, "print(1)") == []
     # Anything but the library's calls (a seed, a setting) runs whole.
     for other in ("os.chdir('/')", "x = figures.a()", "print(figures.a(os.sep()))"):
         seeded = session_with(f"import os\nfrom lib import figures\n{other}")
@@ -462,3 +466,57 @@ def test_a_block_that_only_imports_what_a_later_one_reads_replays_its_imports():
     # A dynamic block reaches every name: everything runs whole.
     dynamic = session_with("from lib import figures", "x = 1")
     assert replay(dynamic, "exec('print(figures)')") == [(0, None), (1, None)]
+
+
+# Blocks that set state outside the session's names, by calls alone: a later
+# block that reads none of their names sees it through a module.
+SET_STATE = [
+    "np.random.seed(0)",
+    "random.seed(0)",
+    "torch.manual_seed(0)",
+    "np.set_printoptions(precision=2)",
+    "plt.rcParams['lines.linewidth'] = 3",
+    "plt.style.use('ggplot')",
+    "warnings.filterwarnings('ignore')",
+    "np.some_option = 3",  # a module's attribute, set with `=`
+    "setattr(np, 'some_option', 3)",  # and with setattr
+]
+IMPORTS = (
+    "import random\nimport warnings\nimport matplotlib.pyplot as plt\n"
+    "import numpy as np\nimport torch"
+)
+
+
+@pytest.mark.parametrize("call", SET_STATE)
+def test_a_block_that_sets_outside_state_is_replayed_for_every_later_block(call):
+    session = session_with(IMPORTS, call, "from lib import figures")
+    for later in ("print(np.random.rand())", "print(figures.a())", "print(1)"):
+        assert needs(session, later) >= {0, 1}, later
+        # The imports run whole with the call, as what the call needed.
+        assert replay(session, later)[:2] == [(0, None), (1, None)], later
+    # A block that only imports is run again for any later block: importing
+    # may change outside state too (`import seaborn` restyles matplotlib).
+    imports = session_with(IMPORTS, "from lib import figures")
+    assert replay(imports, "print(1)") == [(0, IMPORTS)]
+
+
+def test_state_reached_through_another_name_or_a_made_object_is_outside_state():
+    # matplotlib's options, set through one module and read through another.
+    other = session_with(
+        "import matplotlib as mpl", "mpl.rcParams['font.size'] = 20", "x = 1"
+    )
+    later = "import matplotlib.pyplot as plt\nprint(plt.rcParams['font.size'], x)"
+    assert replay(other, later) == [(0, None), (1, None), (2, None)]
+    # A generator made from a module is outside state, and so is its use.
+    made = session_with(
+        "import numpy as np", "rng = np.random.default_rng(0)", "rng.random()"
+    )
+    assert replay(made, "print(1)") == [(0, None), (1, None), (2, None)]
+    # The library's names, used other than by calling them.
+    for misuse in ("lib.DPI = 50", "setattr(lib, 'DPI', 50)", "keep(lib)"):
+        session = session_with("import lib", misuse)
+        assert replay(session, "print(lib.f())") == [(0, None), (1, None)], misuse
+    # Calls of the library change nothing outside what they return.
+    pure = session_with("import lib", "print(lib.f())", "y = lib.g(seed=0)")
+    assert replay(pure, "print(lib.h())") == [(0, "import lib")]
+    assert replay(pure, "print(1)") == []

@@ -1,11 +1,21 @@
 import base64
 import inspect
 import io
+import pickle
+import random
 import re
+import warnings
 
+import matplotlib
 import matplotlib.image
 import numpy as np
 import pytest
+import torch
+
+try:  # PyTorch imports it on a first training run, and it adds a warning filter
+    import sympy  # noqa: F401
+except ImportError:  # then PyTorch does not import it either
+    pass
 
 from attention_docs import diagrams, figures, nadaraya_watson
 from attention_docs.bandwidth import basin_boundary, cv_bandwidth, loo_cv_error
@@ -77,8 +87,33 @@ def test_all_figures_include_every_chapter():
     assert "nadaraya_watson_explorer" not in ALL_FIGURES  # an Explorable
 
 
+def outside_state():
+    """What a call could change outside what it returns: the generators that
+    code seeds globally, matplotlib's options, numpy's print options and the
+    warning filters. The build's cache relies on the library changing none
+    of it (``attention_docs_site/execute/sessions.py``)."""
+    return {
+        "numpy's global generator": pickle.dumps(np.random.get_state()),
+        "random's generator": pickle.dumps(random.getstate()),
+        "torch's generator": torch.get_rng_state().numpy().tobytes(),
+        "torch's default dtype": torch.get_default_dtype(),
+        "matplotlib's options": dict(matplotlib.rcParams),
+        "numpy's print options": np.get_printoptions(),
+        "warning filters": list(warnings.filters),
+    }
+
+
+@pytest.fixture
+def unchanged_outside():
+    """The test's library calls leave the state outside them as it was."""
+    before = outside_state()
+    yield
+    after = outside_state()
+    assert [name for name in before if before[name] != after[name]] == []
+
+
 @pytest.mark.parametrize("name", TABLES)
-def test_every_table_in_both_languages(name):
+def test_every_table_in_both_languages(name, unchanged_outside):
     en, zh = getattr(figures, name)("en"), getattr(figures, name)("zh")
     assert en.startswith("<table>") and zh.startswith("<table>")
     assert not re.search(r"[\u4e00-\u9fff]", en)
@@ -86,7 +121,7 @@ def test_every_table_in_both_languages(name):
 
 
 @pytest.mark.parametrize("name", ALL_FIGURES)
-def test_every_figure_in_both_languages(name):
+def test_every_figure_in_both_languages(name, unchanged_outside):
     en, zh = getattr(figures, name)("en"), getattr(figures, name)("zh")
     assert en.startswith("<svg") and zh.startswith("<svg")
     assert not CJK.search(en)

@@ -63,7 +63,11 @@ class CachedFence:
     ) -> str:
         """Format one block: its cached output, or markdown-exec's on a miss."""
         name = options.get("session") or ""
-        state = self.sessions.setdefault(name, _Session()) if name else _Session()
+        library = self.cache.source.package
+        if name:
+            state = self.sessions.setdefault(name, _Session(library=library))
+        else:
+            state = _Session(library=library)
         earlier = [block.source for block in state.blocks]
         names = block_names(source)
         needs = state.depends(names)
@@ -130,8 +134,7 @@ class CachedFence:
         :meth:`_Session.replay`); a block that logged a warning (it raised)
         is never cached.
         """
-        library = self.cache.source.package
-        for i, imports in state.replay(block_names(source), needs, library):
+        for i, imports in state.replay(block_names(source), needs):
             block = state.blocks[i]
             if imports is not None:  # only names it imports are needed
                 if not (block.ran or block.imports_ran):

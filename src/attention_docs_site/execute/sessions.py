@@ -2,9 +2,18 @@
 
 A page's blocks share a session (one namespace). A block served from the
 execution cache does not run; when a later block of its session must run, it
-needs the effects of the earlier blocks it reads from. :class:`_Session`
-says which (:meth:`_Session.depends`) and how little of each to run again
+needs the effects of the earlier blocks it reads from, and of every earlier
+block that may have changed state outside the session's names: a module's
+(``np.random.seed(0)``, ``plt.rcParams[...] = ...``, ``setattr(module, ...)``),
+which any later block may see through any name. :class:`_Session` says which
+(:meth:`_Session.depends`) and how little of each to run again
 (:meth:`_Session.replay`); :func:`block_names` reads a block's names.
+
+Two assumptions: a call of the teaching library changes no state outside
+what it returns (it seeds its own generators and sets matplotlib's options
+per figure; ``tests/unit/test_figures.py`` checks every figure and table);
+and a session reads no state another session left in a module (the replay
+is within a session; README.md, "Fast rebuilds", asks pages not to).
 """
 
 from __future__ import annotations
@@ -77,6 +86,72 @@ class _Block:
     ran: bool  # run in this build, so its effects are in the session
     torch: bool = False  # it, or an earlier block it depends on, uses PyTorch
     imports_ran: bool = False  # its import statements alone were run
+    needs: frozenset[int] = frozenset()  # the earlier blocks it depended on
+    # It may have changed state outside the session's names (:func:`_outside`),
+    # and whether through its imports alone.
+    world: bool = False
+    by_imports: bool = False
+
+
+def _outside(
+    source: str, names: BlockNames, package: str, library: set[str], modules: set[str]
+) -> tuple[bool, bool, set[str], set[str]]:
+    """Whether a block may change state outside its session's names.
+
+    It may if it imports anything but the teaching library (an import runs a
+    module's code: ``import seaborn`` restyles matplotlib), reads a name
+    bound to such a module or to what a block like this one made (``np``,
+    ``rng``, ``arr``), or uses a name bound to the library other than by
+    calling it (``lib.x = 1``, ``setattr(lib, ...)``, ``f(lib)``).
+
+    Parameters:
+        source: The block's code.
+        names: Its names (:func:`block_names`).
+        package: The teaching library's top-level package.
+        library: The names the session's earlier blocks bound to the library
+            by import alone.
+        modules: The names the earlier blocks bound to other modules, or
+            that blocks which may change outside state bound.
+
+    Returns:
+        ``(outside, by its imports alone, names it binds to the library by
+        import, names it binds to other modules by import)``.
+    """
+    tree = ast.parse(source)  # a block that is not parsed is dynamic
+    own_library: set[str] = set()
+    own_modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if isinstance(node, ast.ImportFrom):
+                ours = node.level == 0 and (node.module or "").split(".")[0] == package
+            else:
+                ours = all(a.name.split(".")[0] == package for a in node.names)
+            bound = {a.asname or a.name.split(".")[0] for a in node.names}
+            (own_library if ours else own_modules).update(bound)
+    rebound = names.binds - names.imported
+    lib = ((library - rebound) | own_library) & names.reads
+    called = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            root = node.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            called.add(id(root))
+    misused = any(
+        isinstance(node, ast.Name)
+        and isinstance(node.ctx, ast.Load)
+        and node.id in lib
+        and id(node) not in called
+        for node in ast.walk(tree)
+    )
+    reads_outside = bool(names.reads & ((modules - rebound) | own_modules))
+    by_imports = bool(own_modules) and not (reads_outside or misused)
+    return (
+        bool(own_modules) or reads_outside or misused,
+        by_imports,
+        (own_library & names.imported),
+        own_modules,
+    )
 
 
 def _imports(source: str, wanted: set[str], library: str) -> str | None:
@@ -152,11 +227,14 @@ class _Session:
     block that read it (a method call may change the object). Names that one
     block reads or binds together may share objects (``b = a``), so they are
     merged into one group and share their blocks. A name bound by ``import``
-    alone is a module or a library object, changed by no call; a block that
-    only reads it does not join it. A dynamic block depends on every earlier
-    block, and every later block on it and on what it depends on.
+    alone is a module or a library object; a block that only reads it does
+    not join it. A block that may change state outside the session's names
+    (:func:`_outside`: a seed, a module's option) is one every later block
+    depends on, with what it depends on. A dynamic block depends on every
+    earlier block, and every later block on it and on what it depends on.
     """
 
+    library: str = "attention_docs"  # the teaching library's package
     blocks: list[_Block] = field(default_factory=list)
     groups: dict[str, set[int]] = field(default_factory=dict)  # name -> its blocks
     # Names a block that needs PyTorch bound other than by import (the Run
@@ -166,6 +244,13 @@ class _Session:
     importer: dict[str, int] = field(default_factory=dict)  # the block that did
     # The dynamic blocks, and the blocks they depend on.
     everything: set[int] = field(default_factory=set)
+    # The blocks that may have changed state outside the session's names,
+    # and the blocks they depend on.
+    world: set[int] = field(default_factory=set)
+    # Names bound by import alone to the library, and names bound to other
+    # modules or by blocks in ``world`` (:func:`_outside`).
+    library_names: set[str] = field(default_factory=set)
+    modules: set[str] = field(default_factory=set)
 
     def reads_torch(self, names: BlockNames) -> bool:
         """Whether a block reads what a block that needs PyTorch made."""
@@ -177,20 +262,24 @@ class _Session:
         """The earlier blocks a block with these names depends on."""
         if names.dynamic:
             return frozenset(range(len(self.blocks)))
-        needs = set(self.everything)
+        needs = self.everything | self.world
         for name in names.reads:
             needs |= self.groups.get(name, set())
         return frozenset(needs)
 
     def replay(
-        self, names: BlockNames, needs: frozenset[int], library: str = "attention_docs"
+        self, names: BlockNames, needs: frozenset[int]
     ) -> list[tuple[int, str | None]]:
         """What of the earlier blocks ``needs`` to run, in page order, before a block.
 
-        A block that bound a name it reads by ``import`` alone, and is needed
-        for nothing else, runs its import statements alone (the code that
-        follows them may draw a figure the block does not read); the blocks
-        that one depends on do not run for it. Every other block runs whole.
+        A block whose only effects a later block can see are its imports
+        (it bound a name the later block reads by ``import`` alone, or it
+        changes outside state by importing alone) and whose other statements
+        only call the library and print, runs its import statements alone
+        (the code that follows them may draw a figure the block does not
+        read); the blocks that one depends on do not run for it. Every other
+        block runs whole: each that may have changed outside state, and those
+        that made what the block reads.
 
         Returns:
             ``(block, None)`` to run a block whole, ``(block, its imports)``
@@ -200,16 +289,24 @@ class _Session:
             return [(i, None) for i in sorted(needs)]
         whole = set(self.everything)
         wanted: dict[int, set[str]] = {}
+        for i in self.world:
+            block = self.blocks[i]
+            if block.world and block.by_imports:
+                wanted.setdefault(i, set())
+            elif block.world:
+                whole |= block.needs | {i}
         for name in names.reads:
             if name in self.imported and name in self.importer:
                 wanted.setdefault(self.importer[name], set()).add(name)
             else:
                 whole |= self.groups.get(name, set())
         imports = {
-            i: _imports(self.blocks[i].source, n, library) for i, n in wanted.items()
+            i: _imports(self.blocks[i].source, n, self.library)
+            for i, n in wanted.items()
         }
         for i, statements in imports.items():
             if statements is None:  # the whole block, and what it needs
+                whole |= self.blocks[i].needs | {i}
                 for name in wanted[i]:
                     whole |= self.groups.get(name, set())
         return [
@@ -230,12 +327,23 @@ class _Session:
     ) -> None:
         """Record a block, after it was run or served from the cache."""
         index = len(self.blocks)
-        self.blocks.append(_Block(source, units, ran, torch))
+        block = _Block(source, units, ran, torch, needs=needs)
+        self.blocks.append(block)
         if torch:
             self.torch_names |= names.binds - names.imported
         mine = needs | {index}
         if names.dynamic:  # with what it needs, so that a replay of it can run
             self.everything |= mine
+        else:
+            block.world, block.by_imports, library, modules = _outside(
+                source, names, self.library, self.library_names, self.modules
+            )
+            rebound = names.binds - names.imported
+            self.library_names = (self.library_names - names.binds) | library
+            self.modules = (self.modules - rebound - library) | modules
+            if block.world:  # with what it needs, as for a dynamic block
+                self.world |= mine
+                self.modules |= names.binds - library
         self.imported -= names.binds - names.imported
         self.imported |= names.imported
         # The names whose objects this block may have made, changed or shared.
