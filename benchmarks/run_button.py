@@ -42,7 +42,7 @@ from reader import build_site  # noqa: E402
 from targets import met  # noqa: E402
 
 from attention_docs_site.site.book import static_server  # noqa: E402
-from attention_docs_site.site.book.chromium import CHROMIUM, LAUNCH_ARGS  # noqa: E402
+from attention_docs_site.site.book.chromium import LAUNCH_ARGS, find_chromium  # noqa: E402
 from attention_docs_site.site.book.static_server import serve_site  # noqa: E402
 
 COLD_PAGE = "attention-pooling/"
@@ -137,7 +137,7 @@ def one_run(playwright, site_url: str) -> dict[str, float]:  # noqa: ANN001
     # site asks for nothing outside it: tests/e2e/test_run_browser.py).
     profile = tempfile.mkdtemp(prefix="run-button-profile-")
     context = playwright.chromium.launch_persistent_context(
-        profile, executable_path=CHROMIUM, args=list(LAUNCH_ARGS), headless=True
+        profile, executable_path=find_chromium(), args=list(LAUNCH_ARGS), headless=True
     )
     page = context.new_page()
     Traffic.sent[0], Traffic.paths[:] = 0, []

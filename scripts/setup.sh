@@ -7,7 +7,9 @@
 # PDF during the build and runs the browser tests, and fonts-noto-cjk (so Chinese
 # text is drawn, not boxes). As root on Debian they are installed when missing;
 # elsewhere the script stops at once and says what to install (a build without
-# the PDFs needs neither Chromium nor this step: ATTENTION_DOCS_PDF=off).
+# the PDFs needs neither Chromium nor this step: ATTENTION_DOCS_PDF=off). Any
+# Chromium or Chrome serves: the one ATTENTION_DOCS_CHROMIUM names, else
+# chromium, chromium-browser, google-chrome or google-chrome-stable on PATH.
 # Every group installs Pyodide, which the build publishes for the Run button:
 # npm's runtime (at the version of tools/pyodide/package-lock.json) and the
 # package wheels of the carrier of tools/pyodide/carrier.txt (downloaded with
@@ -24,7 +26,11 @@ cd "$(dirname "$0")/.."
 
 debian_packages_missing() {
   local missing=()
-  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # Any Chromium the build would find (chromium.py's find_chromium) will do.
+  if [ -z "${ATTENTION_DOCS_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ] &&
+    ! command -v chromium chromium-browser google-chrome google-chrome-stable >/dev/null; then
+    missing+=(chromium)
+  fi
   # fc-list and fc-match (the PDFs' CJK text map): absent from minimal images.
   command -v fc-match >/dev/null || missing+=(fontconfig)
   if ! command -v fc-list >/dev/null || ! fc-list :lang=zh family | grep -q "Noto Sans CJK"; then

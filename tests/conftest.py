@@ -18,11 +18,10 @@ from pathlib import Path
 
 import pytest
 from helpers import (
-    CHROMIUM,
-    MISSING_CHROMIUM,
     REAL_SITE,
     build_real_site,
     builds_folder,
+    missing_chromium,
     shared_build,
     start_real_site,
 )
@@ -93,9 +92,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if hasattr(session.config, "workerinput"):
         return  # the browser was decided by pytest_sessionstart in the controller
     browser_tests = [i for i in session.items if i.path in BROWSER_TESTS]
-    if browser_tests and not Path(CHROMIUM).exists():
+    missing = missing_chromium() if browser_tests else None
+    if missing:
         pytest.exit(
-            f"{MISSING_CHROMIUM} ({len(browser_tests)} browser tests selected)",
+            f"{missing} ({len(browser_tests)} browser tests selected)",
             returncode=1,
         )
 
@@ -147,13 +147,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     config._attention_docs_start = time.monotonic()
     workers = getattr(config.option, "numprocesses", None)
-    if hasattr(config, "workerinput") or not workers or Path(CHROMIUM).exists():
+    if hasattr(config, "workerinput") or not workers:
+        return
+    missing = missing_chromium()
+    if not missing:
         return
     if config.option.keyword or config.option.markexpr:
         return
     asked = [Path(arg.split("::")[0]).resolve() for arg in config.args]
     if any(test.is_relative_to(path) for test in BROWSER_TESTS for path in asked):
-        pytest.exit(f"{MISSING_CHROMIUM} (browser tests selected)", returncode=1)
+        pytest.exit(f"{missing} (browser tests selected)", returncode=1)
 
 
 @pytest.fixture(scope="session")

@@ -18,10 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 import yaml
 
 from attention_docs_site.editions import read_editions
-from attention_docs_site.site.book.chromium import CHROMIUM
+from attention_docs_site.site.book.chromium import MissingChromiumError, find_chromium
 from attention_docs_site.site.book.static_server import serve_folder  # noqa: F401 (shared)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,19 +53,35 @@ CHAPTERS = _nav_section("Chapters")  # e.g. "attention-pooling"
 NOTEBOOK_PAGES = _nav_section("Exercises")  # e.g. "exercises/attention-pooling"
 NOTEBOOKS = [page.removeprefix("exercises/") for page in NOTEBOOK_PAGES]
 REFERENCE_PAGES = _nav_section("Reference")
+RELEASE = pytest.mark.release
 # The editions, from mkdocs.yml's i18n languages: locale -> folder in the site.
 EDITIONS = read_editions(ROOT / "mkdocs.yml")
 LANGS = {edition.lang: edition.folder for edition in EDITIONS}
 TRANSLATED = [edition.lang for edition in EDITIONS.translated]
+# For checks of a minute or so that run the same code in every edition: the
+# default edition in the README's command, the translated ones in the
+# release tier too (``pytest.mark.parametrize("lang", DEFAULT_FIRST)``).
+DEFAULT_FIRST = [
+    lang if lang == EDITIONS.default.lang else pytest.param(lang, marks=RELEASE)
+    for lang in LANGS
+]
 # The real site's build date (sitemap.xml), fixed so that a second clean build
 # can be compared with it byte for byte.
 SOURCE_DATE_EPOCH = "1763769600"
-MISSING_CHROMIUM = (
-    f"Chromium is missing at {CHROMIUM}, and the browser tests need it. "
-    "`bash scripts/setup.sh test` installs it as root on Debian; otherwise "
-    "install Debian's packages yourself: "
-    "`apt-get update && apt-get install -y chromium fonts-noto-cjk`."
-)
+
+
+def missing_chromium() -> str | None:
+    """Why the browser tests cannot run (no Chromium), or None."""
+    try:
+        find_chromium()
+    except MissingChromiumError as error:
+        return (
+            f"{error}. The browser tests need it: `bash scripts/setup.sh test` "
+            "installs it as root on Debian; otherwise install Debian's packages "
+            "yourself: `apt-get update && apt-get install -y chromium "
+            "fonts-noto-cjk`."
+        )
+    return None
 
 
 # What `mkdocs build` reads but no test changes: linked, not copied (Pyodide's

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import added_editions
 import pytest
-from browser import launch, record_failed_requests, require_chromium
+from browser import OFFLINE, launch, record_failed_requests, require_chromium
 from helpers import SITE_PATH, shared_copy_build
 
 from attention_docs_site.site.book.static_server import serve_site
@@ -56,7 +56,7 @@ def playwright():
 
 @pytest.fixture(scope="session")
 def browser(playwright):
-    chromium = launch(playwright)
+    chromium = launch(playwright, args=[OFFLINE])
     yield chromium
     chromium.close()
 
@@ -70,7 +70,8 @@ def color_scheme(request):
 def page(browser, site_url, color_scheme):
     """A fresh page that records every problem a reader could run into.
 
-    ``page.foreign_requests``: requests to any other host (aborted);
+    ``page.foreign_requests``: requests to any other host (which no name
+    resolves to in this browser: they fail);
     ``page.problems``: console errors, uncaught exceptions, failed requests
     and responses with an error status.
 
@@ -89,18 +90,16 @@ def page(browser, site_url, color_scheme):
     page.problems = []
     own = urlsplit(site_url).netloc
 
-    def route(route):
-        if urlsplit(route.request.url).netloc == own:
-            route.continue_()
-        else:
-            page.foreign_requests.append(route.request.url)
-            route.abort()
+    def request(request):
+        address = urlsplit(request.url)
+        if address.scheme in ("http", "https") and address.netloc != own:
+            page.foreign_requests.append(request.url)
 
     def console(message):
         if message.type == "error":
             page.problems.append(f"console error: {message.text}")
 
-    page.route("**/*", route)
+    context.on("request", request)  # the page's, and its workers'
     page.on("console", console)
     page.on("pageerror", lambda error: page.problems.append(f"exception: {error}"))
     record_failed_requests(page, own)

@@ -152,6 +152,7 @@ except ModuleNotFoundError as error:
 """
 
 
+@pytest.mark.release  # a second new environment
 def test_the_wheel_alone_draws_figures_without_mkdocs_or_torch(built_site, tmp_path):
     (wheel,) = (built_site / "dist").glob("attention_docs-*.whl")
     python = make_venv(tmp_path / "venv", str(wheel))

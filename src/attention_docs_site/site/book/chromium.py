@@ -6,45 +6,85 @@ them start it the same way, through Playwright: headless, without the
 sandbox (which needs privileges a container lacks), and without the
 background requests Chromium makes on its own, so that it asks no server but
 the one it is pointed at.
+
+Which Chromium: the one ``ATTENTION_DOCS_CHROMIUM`` names (a path, or a
+command on ``PATH``), else the first of :data:`NAMES` on ``PATH``, else
+Debian's ``/usr/bin/chromium`` (:func:`find_chromium`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import os
+import shutil
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Playwright
 
-CHROMIUM = "/usr/bin/chromium"
+ENVIRONMENT = "ATTENTION_DOCS_CHROMIUM"
+# The commands Chromium and Chrome are installed as (Debian, Ubuntu's older
+# package, Google's packages, Homebrew's and others' links).
+NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+DEBIAN = "/usr/bin/chromium"
 LAUNCH_ARGS = ("--no-sandbox", "--disable-background-networking")
 
 
 class MissingChromiumError(RuntimeError):
-    """Debian's Chromium is not installed."""
+    """No Chromium was found (the message says where it was looked for)."""
 
 
-def require_chromium() -> None:
-    """Check that Debian's Chromium is installed, before starting anything.
+def find_chromium() -> str:
+    """The Chromium to start: its path.
+
+    Returns:
+        ``ATTENTION_DOCS_CHROMIUM``'s browser if set, else the first of
+        :data:`NAMES` found on ``PATH``, else :data:`DEBIAN`.
 
     Raises:
-        MissingChromiumError: If it is not, with how to install it.
+        MissingChromiumError: If the variable names no program, or none was
+            found; the message lists what was tried and how to install one.
     """
-    if not Path(CHROMIUM).exists():
-        raise MissingChromiumError(
-            f"Chromium is missing at {CHROMIUM}: install Debian's package "
-            "chromium (`apt-get install -y chromium`, as root)"
-        )
+    chosen = os.environ.get(ENVIRONMENT, "").strip()
+    if chosen:
+        found = shutil.which(chosen)
+        if found is None:
+            raise MissingChromiumError(
+                f"{ENVIRONMENT}={chosen} names no program this machine can run: "
+                "set it to Chromium's or Chrome's path"
+            )
+        return found
+    for name in NAMES:
+        found = shutil.which(name)
+        if found is not None:
+            return found
+    if shutil.which(DEBIAN) is not None:
+        return DEBIAN
+    tried = ", ".join([f"{ENVIRONMENT} (not set)", *NAMES, DEBIAN])
+    raise MissingChromiumError(
+        f"no Chromium found (tried {tried}): install one (on Debian, as root: "
+        "`apt-get install -y chromium`), or set "
+        f"{ENVIRONMENT} to a Chromium or Chrome program"
+    )
 
 
-def launch(playwright: Playwright, env: Mapping[str, str] | None = None) -> Browser:
+def require_chromium() -> str:
+    """Find Chromium before starting anything (:func:`find_chromium`)."""
+    return find_chromium()
+
+
+def launch(
+    playwright: Playwright,
+    env: Mapping[str, str] | None = None,
+    args: Sequence[str] = (),
+) -> Browser:
     """Start Chromium through a running Playwright; the caller closes it.
 
     Parameters:
         playwright: Playwright, started (``sync_playwright()``).
         env: The browser's environment, if not this process's.
+        args: Command-line switches beside the usual ones.
 
     Returns:
         The browser, headless.
@@ -52,13 +92,13 @@ def launch(playwright: Playwright, env: Mapping[str, str] | None = None) -> Brow
     Raises:
         MissingChromiumError: If Chromium is not installed.
     """
-    require_chromium()
+    executable = find_chromium()
     environment: dict[str, str | float | bool] | None = (
         None if env is None else dict(env)
     )
     return playwright.chromium.launch(
-        executable_path=CHROMIUM,
-        args=list(LAUNCH_ARGS),
+        executable_path=executable,
+        args=[*LAUNCH_ARGS, *args],
         headless=True,
         env=environment,
     )
