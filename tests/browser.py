@@ -108,9 +108,13 @@ def record_failed_requests(page, own: str) -> None:
 AXE = files("axe_playwright_python") / "axe.min.js"  # axe-core, from PyPI
 
 
-SERIOUS = """async () => (await axe.run(document, {resultTypes: ["violations"]}))
+SERIOUS = """async (only) => (await axe.run(document, {resultTypes: ["violations"],
+    ...(only ? {runOnly: {type: "rule", values: only}} : {})}))
   .violations.filter(v => ["serious", "critical"].includes(v.impact))
   .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(", ")}`)"""
+# axe's rules about colour that it runs by default (its tag "cat.color" adds
+# the AAA contrast rule): all that a change of colour scheme alone can change.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
 
 INITIALISING = ("Initializing search", "正在初始化搜索引擎")

@@ -148,12 +148,15 @@ def render_cache_line(result):
     return tuple(sum(int(counts[i]) for counts in found) for i in range(2))
 
 
+@pytest.mark.release  # three builds; tests/site/test_render_cache.py keys them
 def test_a_changed_mkdocstrings_option_renders_the_api_page_anew(tmp_path):
     """The API entries are keyed on the handler's options in mkdocs.yml (#43).
 
     On the small site (tests/fixtures/mini): the first build fills the cache
     with the API page as the site shows it (no function's code); with
-    ``show_source: true`` the next build must show the code.
+    ``show_source: true`` the next build must show the code. The fast tier
+    checks the key itself (``test_an_api_entry_is_rendered_anew_when_the_
+    handler_s_configuration_changes``); this is the end-to-end proof.
     """
     project = copy_mini_site(tmp_path / "project")
     site, cache = tmp_path / "site", tmp_path / "cache"

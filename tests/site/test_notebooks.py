@@ -154,3 +154,29 @@ def test_read_gives_the_same_cell_ids_every_time() -> None:
     assert ids == [cell.id for cell in second.cells]
     assert len(set(ids)) == len(ids)
     nbformat.validate(first)
+
+
+def test_a_zip_stores_what_is_already_compressed_and_deflates_the_rest(tmp_path):
+    """Pyodide's wheels and standard library go in as they are; pages are
+    deflated; the same members give the same bytes, and unpack to them."""
+    import zipfile
+
+    from attention_docs_site.execute.notebooks import write_zip
+
+    members = {
+        "pyodide/numpy.whl": bytes(range(256)) * 64,
+        "pyodide/python_stdlib.zip": b"PK" + bytes(1000),
+        "index.html": b"<p>attention</p>" * 100,
+    }
+    first, second = tmp_path / "first.zip", tmp_path / "second.zip"
+    write_zip(first, "top", members)
+    write_zip(second, "top", dict(reversed(members.items())))
+    assert first.read_bytes() == second.read_bytes()
+    with zipfile.ZipFile(first) as archive:
+        kinds = {i.filename: i.compress_type for i in archive.infolist()}
+        assert {name: archive.read(f"top/{name}") for name in members} == members
+    assert kinds == {
+        "top/index.html": zipfile.ZIP_DEFLATED,
+        "top/pyodide/numpy.whl": zipfile.ZIP_STORED,
+        "top/pyodide/python_stdlib.zip": zipfile.ZIP_STORED,
+    }
