@@ -75,6 +75,41 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: (tier(item), item in waiting, not builds(item)))
 
 
+# The library's test modules that compute its memoised experiments (training
+# runs, the rates by dimension, every figure): one worker runs them all.
+EXPERIMENTS = {
+    f"tests/unit/{name}.py"
+    for name in (
+        "test_claims",
+        "test_claims_attention_layer",
+        "test_figures",
+        "test_svg",
+        "test_model",
+        "test_explorables",
+        "test_attention_layer_figures",
+    )
+}
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Hand out the library's experiments whole, every other test alone.
+
+    The modules in :data:`EXPERIMENTS` share the library's memoised
+    experiments (a training run, the rates by dimension): run by one worker,
+    each is computed once. The other tests go one at a time as workers free
+    up, in the order :func:`pytest_collection_modifyitems` gave them
+    (``--no-loadscope-reorder``).
+    """
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::")[0]
+            return "the library's experiments" if path in EXPERIMENTS else nodeid
+
+    return Scheduling(config, log)
+
+
 _background: list[subprocess.Popen] = []
 
 
