@@ -89,18 +89,28 @@ def test_page_passes_every_check_in_one_visit(page, site_url, path, lang):
         check_language_switch_lands_on_the_counterpart(page, path, lang)
 
 
+# Pages whose axe runs take a minute of CPU time between them (the API page:
+# twelve thousand elements, each of its texts' contrast computed): axe reads
+# them in the release tier (test_the_api_pages_pass_axe_in_both_schemes).
+AXE_IN_RELEASE = ("api",)
+assert set(AXE_IN_RELEASE) <= set(PAGES)
+
+
 def check_both_schemes(page, path, lang, name):
     """axe in the light and the dark scheme; figure colours in each.
 
     The page is light, as loaded: it goes dark and comes back, as the browser's
     preference changes.
     """
-    with checking("axe, light", name):
-        check_no_serious_accessibility_violation(page)
+    axe = path not in AXE_IN_RELEASE
+    if axe:
+        with checking("axe, light", name):
+            check_no_serious_accessibility_violation(page)
     with checking("dark scheme", name):
         prefer_scheme(page, "dark")
-    with checking("axe, dark", name):  # the scheme changes colours alone
-        check_no_serious_accessibility_violation(page, only=COLOUR_RULES)
+    if axe:
+        with checking("axe, dark", name):  # the scheme changes colours alone
+            check_no_serious_accessibility_violation(page, only=COLOUR_RULES)
     if path in FIGURE_PAGES:
         with checking("figure colours, dark", name):
             check_figures_take_the_colours_of_the_scheme(page)
@@ -109,6 +119,19 @@ def check_both_schemes(page, path, lang, name):
     if path in FIGURE_PAGES:
         with checking("figure colours, light", name):
             check_figures_take_the_colours_of_the_scheme(page)
+
+
+@pytest.mark.release  # a minute of CPU time (AXE_IN_RELEASE)
+@both_languages
+@pytest.mark.parametrize("path", AXE_IN_RELEASE)
+def test_the_api_pages_pass_axe_in_both_schemes(page, site_url, path, lang):
+    """axe's checks of the pages the one visit leaves to the release tier."""
+    page.set_viewport_size(VIEWPORTS["desktop"])
+    visit(page, site_url, path, lang)
+    check_no_serious_accessibility_violation(page)
+    prefer_scheme(page, "dark")
+    check_no_serious_accessibility_violation(page, only=COLOUR_RULES)
+    check_page_loads_cleanly(page, lang)
 
 
 @pytest.mark.release  # pictures for people to look at, not a check of the site
