@@ -69,11 +69,6 @@ def find_chromium() -> str:
     )
 
 
-def require_chromium() -> str:
-    """Find Chromium before starting anything (:func:`find_chromium`)."""
-    return find_chromium()
-
-
 def launch(
     playwright: Playwright,
     env: Mapping[str, str] | None = None,
@@ -115,7 +110,7 @@ def chromium() -> Iterator[Browser]:
         MissingChromiumError: If Chromium is not installed (before Playwright
             starts).
     """
-    require_chromium()
+    find_chromium()  # before Playwright starts
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

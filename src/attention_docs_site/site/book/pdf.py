@@ -36,7 +36,7 @@ from attention_docs_site.site.book import tounicode
 from attention_docs_site.site.book.chromium import (
     MissingChromiumError,
     chromium,
-    require_chromium,
+    find_chromium,
 )
 from attention_docs_site.site.book.html import (
     Edition,
@@ -299,7 +299,7 @@ def write_pdfs(
             moved a chapter to another page.
     """
     try:
-        require_chromium()
+        find_chromium()
     except MissingChromiumError as error:
         raise RuntimeError(
             f"the PDFs are printed by Chromium: {error}, or build without "
