@@ -10,6 +10,9 @@ the execution cache while nothing they depend on changed.
   ``fingerprints``: what its keys hold besides the code (the library's
   files, the packages' versions, the configuration made stable);
 - ``fence``: the ``python`` fence, markdown-exec behind the cache;
+  ``sessions``: what each block of a session reads and binds, and which
+  earlier blocks to run again before it; ``effects``: what a block may
+  leave behind besides its names (imports, state outside the session);
 - ``notebooks``: the notebooks' cached converter, downloads and zips;
   ``notebook_run``: notebooks run in this process, outputs as Jupyter's;
 - ``library_source``, ``library_reach``: the library cut into units, and

@@ -63,11 +63,7 @@ class CachedFence:
     ) -> str:
         """Format one block: its cached output, or markdown-exec's on a miss."""
         name = options.get("session") or ""
-        library = self.cache.source.package
-        if name:
-            state = self.sessions.setdefault(name, _Session(library=library))
-        else:
-            state = _Session(library=library)
+        state = self._session(name)
         earlier = [block.source for block in state.blocks]
         names = block_names(source)
         needs = state.depends(names)
@@ -105,6 +101,11 @@ class CachedFence:
             html=bool(options.get("html")),
             torch=torch,
         )
+
+    def _session(self, name: str) -> _Session:
+        """The blocks so far of the session of that name (none for no name)."""
+        fresh = _Session(library=self.cache.source.package)
+        return self.sessions.setdefault(name, fresh) if name else fresh
 
     def _needs_torch(
         self, source: str, names: BlockNames, state: _Session, reached: bool

@@ -22,6 +22,8 @@ import ast
 import functools
 from dataclasses import dataclass, field
 
+from attention_docs_site.execute.effects import changes_outside, imports_alone
+
 _DYNAMIC = frozenset({"globals", "locals", "vars", "exec", "eval", "__import__"})
 
 
@@ -87,135 +89,10 @@ class _Block:
     torch: bool = False  # it, or an earlier block it depends on, uses PyTorch
     imports_ran: bool = False  # its import statements alone were run
     needs: frozenset[int] = frozenset()  # the earlier blocks it depended on
-    # It may have changed state outside the session's names (:func:`_outside`),
-    # and whether through its imports alone.
+    # It may have changed state outside the session's names
+    # (:func:`changes_outside`), and whether through its imports alone.
     world: bool = False
     by_imports: bool = False
-
-
-def _outside(
-    source: str, names: BlockNames, package: str, library: set[str], modules: set[str]
-) -> tuple[bool, bool, set[str], set[str]]:
-    """Whether a block may change state outside its session's names.
-
-    It may if it imports anything but the teaching library (an import runs a
-    module's code: ``import seaborn`` restyles matplotlib), reads a name
-    bound to such a module or to what a block like this one made (``np``,
-    ``rng``, ``arr``), or uses a name bound to the library other than by
-    calling it (``lib.x = 1``, ``setattr(lib, ...)``, ``f(lib)``).
-
-    Parameters:
-        source: The block's code.
-        names: Its names (:func:`block_names`).
-        package: The teaching library's top-level package.
-        library: The names the session's earlier blocks bound to the library
-            by import alone.
-        modules: The names the earlier blocks bound to other modules, or
-            that blocks which may change outside state bound.
-
-    Returns:
-        ``(outside, by its imports alone, names it binds to the library by
-        import, names it binds to other modules by import)``.
-    """
-    tree = ast.parse(source)  # a block that is not parsed is dynamic
-    own_library: set[str] = set()
-    own_modules: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            if isinstance(node, ast.ImportFrom):
-                ours = node.level == 0 and (node.module or "").split(".")[0] == package
-            else:
-                ours = all(a.name.split(".")[0] == package for a in node.names)
-            bound = {a.asname or a.name.split(".")[0] for a in node.names}
-            (own_library if ours else own_modules).update(bound)
-    rebound = names.binds - names.imported
-    lib = ((library - rebound) | own_library) & names.reads
-    called = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            root = node.func
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            called.add(id(root))
-    misused = any(
-        isinstance(node, ast.Name)
-        and isinstance(node.ctx, ast.Load)
-        and node.id in lib
-        and id(node) not in called
-        for node in ast.walk(tree)
-    )
-    reads_outside = bool(names.reads & ((modules - rebound) | own_modules))
-    by_imports = bool(own_modules) and not (reads_outside or misused)
-    return (
-        bool(own_modules) or reads_outside or misused,
-        by_imports,
-        (own_library & names.imported),
-        own_modules,
-    )
-
-
-def _imports(source: str, wanted: set[str], library: str) -> str | None:
-    """A block's import statements, when running them alone is running the block.
-
-    That is, for a later block that reads only ``wanted`` of it: the block's
-    top-level imports bind every ``wanted`` name, and the rest of it only
-    calls the library (which keeps no state between calls: a figure's
-    function draws and returns) and prints, as a page's figure block does.
-    None otherwise (an import inside an ``if``, a seed set, a name bound):
-    the whole block must run.
-    """
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
-    statements = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-    bound = {
-        alias.asname or alias.name.split(".")[0]
-        for statement in statements
-        for alias in statement.names
-    }
-    ours = _library_names(statements, library)
-    rest = [n for n in tree.body if n not in statements]
-    if not wanted <= bound or not all(_calls_library(n, ours) for n in rest):
-        return None
-    return "\n".join(ast.get_source_segment(source, n) or "" for n in statements)
-
-
-def _library_names(
-    statements: list[ast.Import | ast.ImportFrom], library: str
-) -> set[str]:
-    """The names that import statements bind to the library or its modules."""
-    names = set()
-    for statement in statements:
-        if isinstance(statement, ast.ImportFrom):
-            module = statement.module or ""
-            if statement.level == 0 and module.split(".")[0] == library:
-                names |= {alias.asname or alias.name for alias in statement.names}
-        else:
-            for alias in statement.names:
-                if alias.name.split(".")[0] == library:
-                    names.add(alias.asname or alias.name.split(".")[0])
-    return names
-
-
-def _calls_library(statement: ast.stmt, library: set[str]) -> bool:
-    """Whether a statement only prints what calls of the library's names return."""
-    if not isinstance(statement, ast.Expr):
-        return False
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Call):
-            root = node.func
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if not isinstance(root, ast.Name):
-                return False
-            if root.id not in library and not (
-                root.id == "print" and node is statement.value
-            ):
-                return False
-        elif isinstance(node, (ast.NamedExpr, ast.Lambda, ast.Await)):
-            return False
-    return True
 
 
 @dataclass
@@ -229,8 +106,8 @@ class _Session:
     merged into one group and share their blocks. A name bound by ``import``
     alone is a module or a library object; a block that only reads it does
     not join it. A block that may change state outside the session's names
-    (:func:`_outside`: a seed, a module's option) is one every later block
-    depends on, with what it depends on. A dynamic block depends on every
+    (:func:`changes_outside`: a seed, a module's option) is one every later
+    block depends on, with what it depends on. A dynamic block depends on every
     earlier block, and every later block on it and on what it depends on.
     """
 
@@ -248,7 +125,7 @@ class _Session:
     # and the blocks they depend on.
     world: set[int] = field(default_factory=set)
     # Names bound by import alone to the library, and names bound to other
-    # modules or by blocks in ``world`` (:func:`_outside`).
+    # modules or by blocks in ``world`` (:func:`changes_outside`).
     library_names: set[str] = field(default_factory=set)
     modules: set[str] = field(default_factory=set)
 
@@ -301,7 +178,7 @@ class _Session:
             else:
                 whole |= self.groups.get(name, set())
         imports = {
-            i: _imports(self.blocks[i].source, n, self.library)
+            i: imports_alone(self.blocks[i].source, n, self.library)
             for i, n in wanted.items()
         }
         for i, statements in imports.items():
@@ -335,8 +212,12 @@ class _Session:
         if names.dynamic:  # with what it needs, so that a replay of it can run
             self.everything |= mine
         else:
-            block.world, block.by_imports, library, modules = _outside(
-                source, names, self.library, self.library_names, self.modules
+            block.world, block.by_imports, library, modules = changes_outside(
+                source,
+                (names.reads, names.binds, names.imported),
+                self.library,
+                self.library_names,
+                self.modules,
             )
             rebound = names.binds - names.imported
             self.library_names = (self.library_names - names.binds) | library
