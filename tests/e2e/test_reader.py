@@ -15,7 +15,7 @@ import math
 import re
 
 import pytest
-from browser import search_results, visit
+from browser import search_results
 from helpers import (
     CHAPTERS,
     DEFAULT_FIRST,
@@ -615,48 +615,25 @@ READ_TO_THE_END = """async () => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def cached(browser, site_url):
-    """A browser context per width whose cache holds the site's files.
-
-    A chapter of each edition, loaded once: the style sheets, scripts and
-    fonts (the math font, preloaded) that every page shares, so that each
-    measured visit finds them there without a load of its own first.
-    """
-    contexts = {}
-
-    def context(width):
-        if width not in contexts:
-            contexts[width] = browser.new_context(
-                viewport={"width": width, "height": 844}
-            )
-            page = contexts[width].new_page()
-            for lang in LANGS:
-                visit(page, site_url, f"{CHAPTERS[0]}/", lang)
-            page.close()
-        return contexts[width]
-
-    yield context
-    for each in contexts.values():
-        each.close()
-
-
 @pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("path", ["", *(f"{chapter}/" for chapter in CHAPTERS)])
-def test_nothing_moves_after_the_first_paint(cached, site_url, lang, path, width):
+def test_nothing_moves_after_the_first_paint(browser, site_url, lang, path, width):
     """The layout shift of a visit, read to the end, stays at 0.01 or below.
 
     What the page itself moves: the annotations, the explorables (started
     when the browser is idle), the figures. The visit is measured as an idle
     machine makes it, so that a loaded test machine's timing does not count:
-    with the site's files in the browser's cache (the preloaded math font
+    with the page's files in the browser's cache (the preloaded math font
     delivered after the first paint would lay the formulas out again), its
     first paint after its HTML is parsed (PARSED_BEFORE_PAINT), and the
     reading once its explorables have started. A first visit over a phone's
     network is Lighthouse's to measure (benchmarks/reader.py: 0.003 at most).
     """
-    page = cached(width).new_page()
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.goto(site_url + LANGS[lang] + path)  # fills the cache
+    page.wait_for_load_state("networkidle")
     page.add_init_script(SHIFTS)
     page.add_init_script(PARSED_BEFORE_PAINT)
     page.goto(site_url + LANGS[lang] + path + "?measured")
@@ -667,7 +644,7 @@ def test_nothing_moves_after_the_first_paint(cached, site_url, lang, path, width
     # not push what is on it.
     page.evaluate(READ_TO_THE_END)
     shifts = page.evaluate("window.__shifts")
-    page.close()
+    context.close()
     total = sum(value for value, _ in shifts)
     assert total <= 0.01, [(round(v, 4), moved) for v, moved in shifts]
 
