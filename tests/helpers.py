@@ -395,3 +395,17 @@ def translations(project: Path, *argv: str) -> subprocess.CompletedProcess:
 
 if __name__ == "__main__":  # start_real_site's process
     build_once(Path(sys.argv[1]), REAL_SITE, build_real_site)
+
+
+def different_files(one: Path, other: Path) -> list[str]:
+    """The files whose bytes differ between two sites, which must have the
+    same files (more than 50 of them)."""
+    files = [
+        sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
+        for site in (one, other)
+    ]
+    assert files[0] == files[1]
+    assert len(files[0]) > 50
+    return [
+        str(f) for f in files[0] if (one / f).read_bytes() != (other / f).read_bytes()
+    ]

@@ -13,6 +13,7 @@ from helpers import (
     SOURCE_DATE_EPOCH,
     copy_mini_site,
     copy_site,
+    different_files,
     mkdocs_build,
 )
 from test_serve import Serve
@@ -116,21 +117,12 @@ def test_a_label_table_edit_runs_every_block_again(tmp_path, warm_cache):
     every entry (tests/site/test_cache.py checks the keys that say so).
     """
     project = copy_site(tmp_path / "project")
-    library = project / "src"
     site = tmp_path / "site"
-
-    def build():
-        result = mkdocs_build(
-            project, site, notebooks=False, library=library, cache=warm_cache
-        )
-        assert result.returncode == 0, result.stdout + result.stderr
-        return result
-
-    _, hits, misses, _ = cache_line(build())
+    _, hits, misses, _ = cache_line(build(project, site, warm_cache))
     cold = hits + misses
-    labels = library / "attention_docs" / "labels" / "en" / "figures.py"
+    labels = project / "src" / "attention_docs" / "labels" / "en" / "figures.py"
     labels.write_text(labels.read_text().replace('"keys": "Keys"', '"keys": "Key set"'))
-    _, hits, misses, _ = cache_line(build())
+    _, hits, misses, _ = cache_line(build(project, site, warm_cache))
     assert (hits, misses) == (0, cold)
     html = (site / "queries-keys-values" / "index.html").read_text()
     assert ">Key set</text>" in html  # the heatmaps' axis label
@@ -161,25 +153,18 @@ def test_a_changed_mkdocstrings_option_renders_the_api_page_anew(tmp_path):
     project = copy_mini_site(tmp_path / "project")
     site, cache = tmp_path / "site", tmp_path / "cache"
 
-    def build():
-        result = mkdocs_build(
-            project, site, notebooks=False, library=project / "src", cache=cache
-        )
-        assert result.returncode == 0, result.stdout + result.stderr
-        return result
-
     def sources(page):
         html = (site / page / "index.html").read_text()
         return html.count('class="mkdocstrings-source"')
 
-    assert render_cache_line(build())[0] == 0  # a cold cache
-    assert render_cache_line(build())[0] > 0  # then the entries are read
+    assert render_cache_line(build(project, site, cache))[0] == 0  # a cold cache
+    assert render_cache_line(build(project, site, cache))[0] > 0  # then read
     assert sources("api") == sources("zh/api") == 0
     config = project / "mkdocs.yml"
     text = config.read_text()
     assert text.count("show_source: false") == 1
     config.write_text(text.replace("show_source: false", "show_source: true"))
-    build()
+    build(project, site, cache)
     public = re.findall(r"^def [a-z]", CUES.read_text("utf-8"), flags=re.M)
     assert sources("api") == sources("zh/api") == len(public) > 2  # their code
 
@@ -209,19 +194,6 @@ def edit_middle_blocks(docs: Path) -> int:
             edited += 1
         page.write_text(text, "utf-8")
     return edited
-
-
-def different_files(one: Path, other: Path) -> list[str]:
-    """The files whose bytes differ between two sites (which have the same files)."""
-    files = [
-        sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
-        for site in (one, other)
-    ]
-    assert files[0] == files[1]
-    assert len(files[0]) > 50
-    return [
-        str(f) for f in files[0] if (one / f).read_bytes() != (other / f).read_bytes()
-    ]
 
 
 def build(project: Path, site: Path, cache: Path | None) -> subprocess.CompletedProcess:
