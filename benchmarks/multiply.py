@@ -50,8 +50,7 @@ def multiply_chapters(project: Path, factor: int) -> list[str]:
                     text, "utf-8"
                 )
             copies.append(f"{stem}-{number}.md")
-    for translation in sorted(docs.glob("*-[0-9]*.*.md")):
-        _mark(project, translation)
+    _mark(project, sorted(docs.glob("*-[0-9]*.*.md")))
     config = project / "mkdocs.yml"
     text = config.read_text("utf-8")
     block = _CHAPTERS.search(text)
@@ -61,18 +60,18 @@ def multiply_chapters(project: Path, factor: int) -> list[str]:
     return copies
 
 
-def _mark(project: Path, translation: Path) -> None:
-    """Record a copied translation as translating its English copy."""
+def _mark(project: Path, translations: list[Path]) -> None:
+    """Record copied translations as translating their English copies."""
     run = subprocess.run(
         [sys.executable, "-m", "attention_docs_site.translations", "mark"]
-        + [str(translation.relative_to(project))],
+        + [str(translation.relative_to(project)) for translation in translations],
         cwd=project,
         env={**os.environ, "PYTHONPATH": str(project / "src")},
         capture_output=True,
         text=True,
     )
     if run.returncode:
-        raise SystemExit(f"cannot mark {translation.name}:\n{run.stderr}")
+        raise SystemExit(f"cannot mark the copies:\n{run.stderr}")
 
 
 def report_sizes(

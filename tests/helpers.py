@@ -110,9 +110,11 @@ MINI = ROOT / "tests" / "fixtures" / "mini"
 def copy_mini_site(destination: Path) -> Path:
     """A copy of the site whose pages are the small fixture site's.
 
-    Two pages, an API page and a notebook, in both editions, and no PyTorch
-    (``tests/fixtures/mini``): the build machinery's own tests (faults, cache
-    keys, ProperDocs) build it from nothing in a few seconds.
+    Two pages, an API page and a notebook, in both editions, no PyTorch
+    (``tests/fixtures/mini``), and no Run buttons, so no Pyodide runtime
+    (``ATTENTION_DOCS_RUN_BUTTONS`` turns them on): the build machinery's own
+    tests (faults, cache keys, ProperDocs) build it from nothing in a few
+    seconds.
     """
     copy_site(destination)
     docs = destination / "docs"
@@ -125,6 +127,10 @@ def copy_mini_site(destination: Path) -> Path:
         r"^nav:\n(?: {2}.*\n)+", nav, config.read_text("utf-8"), flags=re.M
     )
     assert count == 1, "mkdocs.yml has no nav to replace"
+    text, count = re.subn(
+        r"(run_buttons: !ENV \[ATTENTION_DOCS_RUN_BUTTONS), true\]", r"\1, false]", text
+    )
+    assert count == 1, "mkdocs.yml has no run_buttons option"
     config.write_text(text, "utf-8")
     return destination
 

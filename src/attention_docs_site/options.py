@@ -61,6 +61,8 @@ class AttentionDocsConfig(base.Config):
     """Run the exercise notebooks (off: rendered without outputs)."""
     pdf = OnOff(default=True)
     """Print a PDF of each edition with Chromium (never under ``mkdocs serve``)."""
+    run_buttons = OnOff(default=True)
+    """Offer Run buttons, and publish Pyodide's runtime for them (off: neither)."""
     speed_edits = OnOff(default=True)
     """Apply the reaches into dependencies that are only for speed (upstream/)."""
 
@@ -74,6 +76,7 @@ class Settings:
     execute_code: bool
     execute_notebooks: bool
     pdf: bool
+    run_buttons: bool
     speed_edits: bool
 
 
@@ -90,5 +93,6 @@ def settings(options: AttentionDocsConfig, config_file: str | None) -> Settings:
         execute_code=options.execute_code,
         execute_notebooks=options.execute_notebooks,
         pdf=options.pdf,
+        run_buttons=options.run_buttons,
         speed_edits=options.speed_edits,
     )

@@ -57,7 +57,7 @@ from attention_docs_site.page.content import (
 )
 from attention_docs_site.page.notebook_pages import is_notebook
 from attention_docs_site.serve import PartialBuilds, collector
-from attention_docs_site.site.finish import Partial, finish_site
+from attention_docs_site.site.finish import Partial, check_pyodide, finish_site
 from attention_docs_site.site.search_split import search_languages
 from attention_docs_site.upstream import guard
 from attention_docs_site.upstream.i18n import (
@@ -156,11 +156,13 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Start a build: settings, editions, execution, search, the library's wheel."""
+        self.settings = settings(self.config, config.config_file_path)
         if not nested_language_build(config):  # one build writes every language
             if not self.partial.partial:  # a partial build keeps the others' pages
                 self.sources.clear()
             self.default_templates.clear()
-        self.settings = settings(self.config, config.config_file_path)
+            if self.settings.run_buttons:  # before minutes of building
+                check_pyodide(self._root(config))
         guard.start_build(speed_edits=self.settings.speed_edits)
         # Each with a catalog of its words, and the direction the theme gives it.
         self.editions = site_editions(
@@ -321,8 +323,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """Once every language is built: the site-wide files (:mod:`.site`)."""
         if nested_language_build(config):
             return  # the outer build draws and checks, once for every language
-        assert self.editions is not None and self.wheel is not None
-        assert self.settings is not None
+        assert self.editions and self.wheel and self.settings
         partial = self.partial
         finish_site(
             config,
@@ -332,6 +333,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             self.sources,
             serving=self.serving,
             pdfs=self.settings.pdf,
+            runtime=self.settings.run_buttons,
             partial=(
                 Partial(
                     library=partial.library_changed, notebooks=partial.notebooks_changed

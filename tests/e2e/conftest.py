@@ -6,12 +6,21 @@ uncaught exceptions, failed requests and requests to any other host.
 
 import hashlib
 import inspect
+import subprocess
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import added_editions
 import pytest
 from browser import OFFLINE, launch, record_failed_requests, require_chromium
-from helpers import SITE_PATH, shared_copy_build
+from helpers import (
+    MINI,
+    SITE_PATH,
+    copy_mini_site,
+    mkdocs_build,
+    shared_build,
+    shared_copy_build,
+)
 
 from attention_docs_site.site.book.static_server import serve_site
 
@@ -43,6 +52,27 @@ def editions(tmp_path_factory, site_build):
         pdf=True,
         notebooks=True,
     )
+
+
+@pytest.fixture(scope="session")
+def mini_cache(tmp_path_factory) -> Path:
+    """The execution cache of the unbroken small site, filled once per run."""
+
+    def make(folder: Path) -> subprocess.CompletedProcess:
+        project = copy_mini_site(folder / "project")
+        return mkdocs_build(
+            project,
+            folder / "site",
+            library=project / "src",
+            cache=folder / "cache",
+        )
+
+    files = sorted(p for p in MINI.rglob("*") if p.is_file())
+    key = inspect.getsource(copy_mini_site) + "".join(
+        hashlib.sha256(path.read_bytes()).hexdigest() for path in files
+    )
+    folder, _ = shared_build(tmp_path_factory, "mini-site", make, key)
+    return folder / "cache"
 
 
 @pytest.fixture(scope="session")

@@ -50,15 +50,18 @@ both_languages = pytest.mark.parametrize("lang", LANGS)
 
 @both_languages
 @every_page
-def test_page_passes_every_check_in_one_visit(page, site_url, path, lang):
+def test_page_passes_every_check_in_one_visit(
+    page, site_url, built_site, path, lang, tmp_path
+):
     """Every check of a page, in the order a reader's session could make them.
 
     The page is loaded once, at a desktop's size, in the light scheme. The
     checks that change it come late: the palette, the dark scheme (the
     browser's preference, which the automatic palette follows), a copy
-    button's message, the static drawings of explorable figures shown again,
-    a phone's width; the language switch, which leaves the page, is the last.
-    A failure names the page, its language and the check.
+    button's message, an exercise page's notebook downloaded, the static
+    drawings of explorable figures shown again, a phone's width; the language
+    switch, which leaves the page, is the last. A failure names the page, its
+    language and the check.
     """
     name = f"page /{prefix(lang)}{path} ({lang} edition)"
     page.set_viewport_size(VIEWPORTS["desktop"])
@@ -79,9 +82,16 @@ def test_page_passes_every_check_in_one_visit(page, site_url, path, lang):
     # two seconds, and axe measures its text's contrast while it fades.
     with checking("copy buttons", name):
         check_every_code_block_has_a_working_copy_button(page)
+    if path in NOTEBOOK_PAGES:
+        with checking("notebook download", name):
+            check_notebook_downloads_as_a_valid_ipynb(page, built_site, lang, tmp_path)
     for viewport in ["desktop", "phone"]:
         with checking(f"figure text, {viewport}", name):
             check_figure_text(page, path, lang, viewport)
+        if path in NOTEBOOK_PAGES:
+            with checking(f"run-it-yourself box, {viewport}", name):
+                found = page.evaluate(RUN_YOURSELF)
+                assert found["below"] and found["share"] > 0.9, found
     with checking("no late problem", name):
         check_page_loads_cleanly(page, lang)
     with checking("language switch", name):
@@ -404,24 +414,8 @@ RUN_YOURSELF = """() => {
 }"""
 
 
-@both_languages
-@pytest.mark.parametrize("width", [390, 1280])
-@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
-def test_the_run_it_yourself_box_spans_the_page_under_the_downloads(
-    page, site_url, path, lang, width
-):
-    page.set_viewport_size({"width": width, "height": 900})
-    visit(page, site_url, path, lang)
-    found = page.evaluate(RUN_YOURSELF)
-    assert found["below"] and found["share"] > 0.9, found
-
-
-@both_languages
-@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
-def test_notebook_downloads_as_a_valid_ipynb(
-    page, site_url, built_site, path, lang, tmp_path
-):
-    visit(page, site_url, path, lang)
+def check_notebook_downloads_as_a_valid_ipynb(page, built_site, lang, tmp_path):
+    """The page's download is its notebook, with the page's outputs and links."""
     link = page.locator("a.ad-download")
     assert link.get_attribute("download") is not None
     with page.expect_download() as download:

@@ -66,7 +66,11 @@ def test_cache_in_real_builds(tmp_path, warm_cache):
     site = tmp_path / "site"
 
     def build(**kwargs):
-        result = mkdocs_build(project, site, notebooks=False, library=library, **kwargs)
+        # Without the Run buttons' runtime: the cache is what is tested.
+        off = {"ATTENTION_DOCS_RUN_BUTTONS": "off"}
+        result = mkdocs_build(
+            project, site, notebooks=False, library=library, env=off, **kwargs
+        )
         assert result.returncode == 0, result.stdout + result.stderr
         return result
 

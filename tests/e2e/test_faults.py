@@ -1,42 +1,52 @@
 """Loud failures: each test injects one fault into a small site and builds.
 
 The site is the fixture site (``tests/fixtures/mini``: two pages, an API page
-and a notebook in both editions, no PyTorch), built from nothing in seconds
-with the real plugin, theme and configuration. The build must exit non-zero
-with a message naming the page (and the block or cell), never publish the
-broken page quietly.
+and a notebook in both editions, no PyTorch), built in seconds with the real
+plugin, theme and configuration, from the execution cache a build of the
+unbroken site filled (once per run): the injected code and what it reaches
+miss the cache and run; what no fault touches (the API page, the math font)
+is read from it. The build must exit non-zero with a message naming the page
+(and the block or cell), never publish the broken page quietly.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
 from helpers import copy_mini_site, mkdocs_build
 
+from attention_docs_site.layout import zip_name
+
 
 def build_with(
     tmp_path: Path,
+    cache: Path,
     inject,
     *,
     notebooks: bool = False,
     execute: bool = True,
     executable: str = "mkdocs",
+    env: dict[str, str] | None = None,
 ) -> str:
     """Copy the small site, let ``inject`` change it, build; return the failing log.
 
-    The execution cache is off: every block runs on the injected code.
+    The build starts from a copy of ``cache`` (the ``mini_cache`` fixture).
     ``execute=False`` skips running code blocks, for faults that do not need it.
     """
     project = copy_mini_site(tmp_path / "project")
     inject(project)
+    shutil.copytree(cache, tmp_path / "cache")
     result = mkdocs_build(
         project,
         tmp_path / "site",
         notebooks=notebooks,
         library=project / "src",
-        env=None if execute else {"ATTENTION_DOCS_EXECUTE": "off"},
+        cache=tmp_path / "cache",
+        env={**(env or {}), **({} if execute else {"ATTENTION_DOCS_EXECUTE": "off"})},
         executable=executable,
     )
     log = result.stdout + result.stderr
@@ -50,19 +60,30 @@ def append(project: Path, page: str, text: str) -> None:
     path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
 
 
-@pytest.mark.parametrize("page", ["index.md", "index.zh.md"])
-def test_raising_code_block(tmp_path, page):
-    block = '\n```python exec="on"\nraise RuntimeError("injected failure")\n```\n'
-    log = build_with(tmp_path, lambda project: append(project, page, block))
-    assert f"docs/{page}: markdown_exec: Execution of python code block exited" in log
-    assert "injected failure" in log
+def test_raising_code_blocks_in_both_editions(tmp_path, mini_cache):
+    """One build, a raising block on a page of each edition: both are named."""
+    pages = {"index.md": "english", "index.zh.md": "chinese"}
+
+    def add_blocks(project):
+        for page, failure in pages.items():
+            block = (
+                f'\n```python exec="on"\nraise RuntimeError("{failure} failure")\n```\n'
+            )
+            append(project, page, block)
+
+    log = build_with(tmp_path, mini_cache, add_blocks)
+    for page, failure in pages.items():
+        named = f"docs/{page}: markdown_exec: Execution of python code block exited"
+        assert named in log
+        assert f"{failure} failure" in log.split(named, 1)[1].split("docs/", 1)[0]
 
 
 @pytest.mark.parametrize("page", ["kernels.md", "kernels.zh.md"])
-def test_raising_notebook_cell(tmp_path, page):
+def test_raising_notebook_cell(tmp_path, mini_cache, page):
     cell = '\n```python\nprint("fine")\n```\n\n```python\n1 / 0\n```\n'
     log = build_with(
         tmp_path,
+        mini_cache,
         lambda project: append(project, f"exercises/{page}", cell),
         notebooks=True,
     )
@@ -71,18 +92,18 @@ def test_raising_notebook_cell(tmp_path, page):
     assert "ZeroDivisionError: division by zero" in log
 
 
-def test_notebook_published_as_raw_source(tmp_path):
+def test_notebook_published_as_raw_source(tmp_path, mini_cache):
     def drop_kernelspec(project):
         path = project / "docs" / "exercises" / "kernels.md"
         text = path.read_text(encoding="utf-8")
         kernelspec = re.search(r"  kernelspec:\n(?:    .*\n)+", text)[0]
         path.write_text(text.replace(kernelspec, ""), encoding="utf-8")
 
-    log = build_with(tmp_path, drop_kernelspec, execute=False)
+    log = build_with(tmp_path, mini_cache, drop_kernelspec, execute=False)
     assert "exercises/kernels.md: notebook page was not rendered as a notebook" in log
 
 
-def test_missing_glyph_in_a_figure(tmp_path):
+def test_missing_glyph_in_a_figure(tmp_path, mini_cache):
     def untypeable_label(project):
         # U+E000 is a private-use character: no font has a glyph for it.
         labels = project / "src" / "attention_docs" / "labels" / "zh" / "figures.py"
@@ -91,7 +112,7 @@ def test_missing_glyph_in_a_figure(tmp_path):
         assert edited != text  # the label is where the test looks
         labels.write_text(edited, "utf-8")
 
-    log = build_with(tmp_path, untypeable_label)
+    log = build_with(tmp_path, mini_cache, untypeable_label)
     assert re.search(r"docs/[\w/-]+\.zh\.md: markdown_exec: Execution of python", log)
     assert "has text that no configured font can draw: Glyph 57344" in log
 
@@ -118,14 +139,14 @@ BROKEN_LINKS = [
 ]
 
 
-def test_broken_internal_links_and_anchors(tmp_path):
+def test_broken_internal_links_and_anchors(tmp_path, mini_cache):
     """One build, three broken links: each is named with its page and problem."""
 
     def break_links(project):
         for page, link, _, _ in BROKEN_LINKS:
             append(project, page, link)
 
-    log = build_with(tmp_path, break_links, execute=False)
+    log = build_with(tmp_path, mini_cache, break_links, execute=False)
     assert f"{len(BROKEN_LINKS)} broken links in the built site" in log
     lines = log.splitlines()
     for _, _, where, problem in BROKEN_LINKS:
@@ -141,13 +162,53 @@ def test_broken_internal_links_and_anchors(tmp_path):
         ("kernels.md", "---\ntitle: never closed\n"),
     ],
 )
-def test_broken_front_matter(tmp_path, page, front_matter):
+def test_broken_front_matter(tmp_path, mini_cache, page, front_matter):
     def break_front_matter(project):
         path = project / "docs" / page
         body = re.sub(r"\A---\n.*?\n---\n", "", path.read_text("utf-8"), flags=re.S)
         path.write_text(front_matter + body, encoding="utf-8")
 
-    log = build_with(tmp_path, break_front_matter, execute=False)
+    log = build_with(tmp_path, mini_cache, break_front_matter, execute=False)
     assert re.search(
         rf"docs/{re.escape(page)}: front matter (is not valid YAML|is not closed)", log
     )
+
+
+def test_missing_pyodide_runtime_with_run_buttons_on(tmp_path, mini_cache):
+    """A clone without Pyodide's files is told which file, and how to build."""
+
+    def no_runtime(project):
+        (project / "tools" / "pyodide").unlink()  # a link to the real one
+        (project / "tools" / "pyodide").mkdir()
+
+    log = build_with(
+        tmp_path,
+        mini_cache,
+        no_runtime,
+        execute=False,
+        env={"ATTENTION_DOCS_RUN_BUTTONS": "on"},
+    )
+    assert "tools/pyodide/node_modules/pyodide/pyodide-lock.json is missing" in log
+    assert "set ATTENTION_DOCS_RUN_BUTTONS=off" in log
+
+
+@pytest.mark.release  # a whole build that passes, for an option
+def test_without_run_buttons_no_page_offers_one_and_nothing_carries_pyodide(
+    tmp_path,
+):
+    """ATTENTION_DOCS_RUN_BUTTONS=off (the small site's own setting)."""
+    project = copy_mini_site(tmp_path / "project")
+    (project / "tools" / "pyodide").unlink()  # the runtime is not needed
+    site = tmp_path / "site"
+    result = mkdocs_build(project, site, library=project / "src")
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log
+    assert "attention_docs Pyodide: not published (run buttons off)" in log
+    assert not (site / "pyodide").exists()
+    pages = {page: page.read_text("utf-8") for page in site.rglob("*.html")}
+    assert "<svg" in pages[site / "index.html"]  # the block ran, its figure shown
+    for page, text in pages.items():
+        assert "data-run-session" not in text and "ad-run-data" not in text, page
+    for lang in ("en", "zh"):
+        with zipfile.ZipFile(site / "offline" / zip_name(lang)) as copy:
+            assert not [n for n in copy.namelist() if "/pyodide/" in n], lang

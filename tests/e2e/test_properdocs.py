@@ -32,12 +32,14 @@ def test_properdocs_builds_every_page_of_every_edition_strictly(tmp_path, warm_c
         assert "<svg" in page.read_text(encoding="utf-8")
 
 
-def test_under_properdocs_a_raising_block_fails_the_build_naming_its_page(tmp_path):
+def test_under_properdocs_a_raising_block_fails_the_build_naming_its_page(
+    tmp_path, mini_cache
+):
     def raising_block(project):
         page = project / "docs" / "index.zh.md"
         block = '\n```python exec="on"\nraise RuntimeError("injected failure")\n```\n'
         page.write_text(page.read_text(encoding="utf-8") + block, encoding="utf-8")
 
-    log = build_with(tmp_path, raising_block, executable="properdocs")
+    log = build_with(tmp_path, mini_cache, raising_block, executable="properdocs")
     assert "docs/index.zh.md: markdown_exec: Execution of python code block" in log
     assert "injected failure" in log

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT
+from mkdocs.exceptions import PluginError
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from attention_docs_site.site import pyodide
+from attention_docs_site.site import finish, pyodide
 
 FLOOR_PYTHON = ROOT / ".venv-floor" / "bin" / "python"
 
@@ -159,6 +160,32 @@ def test_another_release_of_the_runtime_is_refused(tmp_path: Path) -> None:
     (folder / pyodide.LOCK).write_text(json.dumps(lock), "utf-8")
     with pytest.raises(pyodide.PyodideFileError, match=r"0\.28\.0, not 0\.27\.7"):
         pyodide.read_lock(tmp_path)
+
+
+def test_a_build_without_the_runtime_names_the_file_and_the_way_around(
+    tmp_path: Path,
+) -> None:
+    """A clone without tools/pyodide/ learns what is missing, and how to build:
+    at the build's start, and where the runtime is written."""
+    for step in (
+        finish.check_pyodide,
+        lambda project: finish.write_pyodide(project, tmp_path / "site"),
+    ):
+        with pytest.raises(PluginError) as error:
+            step(tmp_path)
+        message = str(error.value)
+        assert str(pyodide.runtime_folder(tmp_path) / pyodide.LOCK) in message
+        assert "scripts/setup.sh" in message
+        assert "ATTENTION_DOCS_RUN_BUTTONS=off" in message
+    assert not (tmp_path / "site").exists()
+    finish.check_pyodide(ROOT)  # this clone has them
+
+
+def test_a_missing_carrier_is_named_at_the_build_s_start(tmp_path: Path) -> None:
+    folder = pyodide.runtime_folder(tmp_path)
+    shutil.copytree(pyodide.runtime_folder(ROOT), folder, symlinks=True)
+    with pytest.raises(PluginError, match=r"carrier.* holds 0: run scripts/setup\.sh"):
+        finish.check_pyodide(tmp_path)
 
 
 def test_the_floor_environment_has_pyodide_s_versions(lock: dict) -> None:

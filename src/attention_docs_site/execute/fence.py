@@ -43,11 +43,15 @@ class CachedFence:
         cache: Where outputs are kept.
         execute: When False, blocks are not run and a placeholder is shown
             (the build benchmark's floor).
+        marks: When False, outputs carry no mark for the Run button.
     """
 
-    def __init__(self, cache: ExecCache, *, execute: bool = True) -> None:
+    def __init__(
+        self, cache: ExecCache, *, execute: bool = True, marks: bool = True
+    ) -> None:
         self.cache = cache
         self.execute = execute
+        self.marks = marks
         # Each markdown-exec session's blocks so far, in page order.
         self.sessions: dict[str, _Session] = {}
         self._unnamed = itertools.count()  # sessions for blocks without one
@@ -93,6 +97,8 @@ class CachedFence:
         )
         torch = self._needs_torch(source, names, state, result.value["torch"])
         state.add(source, names, needs, result.units, ran=not result.hit, torch=torch)
+        if not self.marks:
+            return result.value["html"]
         session = name or f"block-{next(self._unnamed)}"
         return runnable(
             result.value["html"],

@@ -38,14 +38,21 @@ class CachedConverter:
         cache: Where pages and executed notebooks are kept.
         execute: Whether notebooks run (mkdocs-jupyter's own ``execute`` option
             is ignored: this converter runs them, in this process).
+        marks: When False, code cells carry no mark for the Run button.
     """
 
     def __init__(
-        self, nb2html: Callable[..., str], cache: ExecCache, *, execute: bool = True
+        self,
+        nb2html: Callable[..., str],
+        cache: ExecCache,
+        *,
+        execute: bool = True,
+        marks: bool = True,
     ) -> None:
         self.nb2html = nb2html
         self.cache = cache
         self.execute = execute
+        self.marks = marks
         # Notebook source file (resolved) -> the notebook as run for this build,
         # as ``.ipynb`` JSON: the page's download carries the page's outputs.
         self.executed: dict[str, str] = {}
@@ -67,6 +74,8 @@ class CachedConverter:
             form="html+ipynb, which cells need PyTorch (memos included)",
         ).value
         self.executed[str(Path(nb_path).resolve())] = entry["ipynb"]
+        if not self.marks:
+            return entry["html"]
         import nbformat
 
         nb = nbformat.reads(entry["ipynb"], as_version=4)

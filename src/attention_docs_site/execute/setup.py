@@ -79,7 +79,9 @@ class Execution:
         self.cache.start_build(config.markdown_extensions, config.mdx_configs)
         render_cache.install()
         render_cache.use(self.cache)
-        self.fence = CachedFence(self.cache, execute=settings.execute_code)
+        self.fence = CachedFence(
+            self.cache, execute=settings.execute_code, marks=settings.run_buttons
+        )
         register_fence(config, self.fence)
         cache = self.cache
 
@@ -88,6 +90,7 @@ class Execution:
                 nb2html,  # type: ignore[arg-type]
                 cache,
                 execute=settings.execute_notebooks,
+                marks=settings.run_buttons,
             )
             return self.converter
 

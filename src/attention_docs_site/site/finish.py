@@ -70,6 +70,8 @@ def write_site_files(
     project: Path,
     editions: Editions,
     partial: Partial | None = None,
+    *,
+    runtime: bool = True,
 ) -> None:
     """The logos, the theme's palette sheet and bundle, the wheel, the zips, search.
 
@@ -80,6 +82,7 @@ def write_site_files(
         project: The repository's root (``pyproject.toml``).
         editions: The site's editions.
         partial: For a partial build under serve, what it must rewrite.
+        runtime: Whether to publish Pyodide's runtime (the Run buttons are on).
     """
     site = Path(config.site_dir)
     if partial is None or partial.library:  # the library draws them
@@ -96,22 +99,54 @@ def write_site_files(
         )
     else:
         wheel = site / library_wheel(project).path
-    if partial is None:
-        try:
-            published = pyodide.write_runtime(project, site / PYODIDE_FOLDER)
-        except pyodide.PyodideFileError as error:
-            raise PluginError(f"attention_docs Pyodide: {error}") from None
-        log.info(
-            "attention_docs Pyodide %s: %d files (%d bytes), each package checked",
-            pyodide.VERSION,
-            len(published),
-            sum(path.stat().st_size for path in published),
-        )
+    if partial is None and runtime:
+        write_pyodide(project, site)
+    elif partial is None:
+        log.info("attention_docs Pyodide: not published (run buttons off)")
     if partial is None or partial.library or partial.notebooks:
         write_notebook_zips(site, wheel, {e.lang: e.folder for e in editions})
     folders = tuple(edition.lang for edition in editions.translated)
     counts = split_search_index(site, folders)
     log.info("attention_docs search: one index per edition, %s entries", counts)
+
+
+def _pyodide_error(error: pyodide.PyodideFileError) -> PluginError:
+    return PluginError(
+        f"attention_docs Pyodide: {error}. To build the site without Run "
+        "buttons (and without Pyodide), set ATTENTION_DOCS_RUN_BUTTONS=off"
+    )
+
+
+def check_pyodide(project: Path) -> None:
+    """At a build's start: Pyodide's files are there, for the Run buttons.
+
+    Raises:
+        PluginError: One is missing; the message says how to get it, or to
+            build without it.
+    """
+    try:
+        pyodide.check_present(project)
+    except pyodide.PyodideFileError as error:
+        raise _pyodide_error(error) from None
+
+
+def write_pyodide(project: Path, site: Path) -> None:
+    """Publish Pyodide's runtime and packages for the Run buttons, each checked.
+
+    Raises:
+        PluginError: A file is missing or is not the one the official lock
+            names; the message says how to get it, or to build without it.
+    """
+    try:
+        published = pyodide.write_runtime(project, site / PYODIDE_FOLDER)
+    except pyodide.PyodideFileError as error:
+        raise _pyodide_error(error) from None
+    log.info(
+        "attention_docs Pyodide %s: %d files (%d bytes), each package checked",
+        pyodide.VERSION,
+        len(published),
+        sum(path.stat().st_size for path in published),
+    )
 
 
 def subset_math_font(config: MkDocsConfig, sources: Mapping[str, str]) -> None:
@@ -239,6 +274,7 @@ def finish_site(
     *,
     serving: bool,
     pdfs: bool,
+    runtime: bool = True,
     partial: Partial | None = None,
 ) -> None:
     """Once every edition is built: logos, zips, search, books, copies, links.
@@ -256,9 +292,10 @@ def finish_site(
         sources: Built file (relative to the site) -> its page under ``docs/``.
         serving: Whether ``mkdocs serve`` is building.
         pdfs: Whether to print the books (never under ``mkdocs serve``).
+        runtime: Whether to publish Pyodide's runtime (the Run buttons are on).
         partial: For a partial build under serve, what it must rewrite.
     """
-    write_site_files(config, project, editions, partial)
+    write_site_files(config, project, editions, partial, runtime=runtime)
     subset_math_font(config, sources)  # before books and copies
     if not serving:  # livereload injects an inline script it would block
         add_security_policy(config)  # every page written by now

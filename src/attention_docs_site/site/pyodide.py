@@ -179,6 +179,18 @@ def runtime_files(project: Path) -> list[Path]:
     return [folder / name for name in RUNTIME]
 
 
+def check_present(project: Path) -> None:
+    """Whether every source of the runtime is there: quick, nothing is hashed.
+
+    Raises:
+        PyodideFileError: The lock, a runtime file or the carrier is missing,
+            or the release is not :data:`VERSION`.
+    """
+    read_lock(project)
+    runtime_files(project)
+    carrier_wheel(project)
+
+
 def write_runtime(project: Path, folder: Path) -> list[Path]:
     """Publish the runtime, the official lock and the needed packages in ``folder``.
 

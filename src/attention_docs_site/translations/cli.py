@@ -62,8 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     new = commands.add_parser("new", help="scaffold a translation of an English page")
     new.add_argument("page", type=Path)
     new.add_argument("--lang", help="the edition (needed when there are several)")
-    done = commands.add_parser("mark", help="record the English version translated")
-    done.add_argument("page", type=Path)
+    done = commands.add_parser(
+        "mark", help="record the English version translated (one page or several)"
+    )
+    done.add_argument("page", type=Path, nargs="+")
     args = parser.parse_args(argv)
     try:
         return _run(args)
@@ -106,11 +108,12 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 0
     if args.command == "mark":
-        record = mark(args.page)
-        print(
-            f"marked {args.page} as translating {record['source']} "
-            f"at {record['source_hash']}"
-        )
+        for page in args.page:
+            record = mark(page)
+            print(
+                f"marked {page} as translating {record['source']} "
+                f"at {record['source_hash']}"
+            )
         return 0
     langs = _langs(args)
     rows = {lang: status(args.docs, lang) for lang in langs}
