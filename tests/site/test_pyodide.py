@@ -202,3 +202,47 @@ def test_the_floor_environment_has_pyodide_s_versions(lock: dict) -> None:
     assert shutil.which("node"), (
         "Node.js runs Pyodide in tests/e2e/test_pyodide_library.py"
     )
+
+
+@pytest.mark.parametrize("form", ["carrier", "archive"])
+def test_either_source_gives_the_lock_s_files(tmp_path: Path, form: str) -> None:
+    """The carrier wheel and the unpacked release archive are read alike."""
+    good = {"numpy-2.0.2.whl": b"numpy's bytes", "matplotlib-3.8.4.whl": b"mpl"}
+    hashes = {name: hashlib.sha256(data).hexdigest() for name, data in good.items()}
+    lock, source = _fake_distribution(tmp_path, good, hashes)
+    if form == "archive":  # the release's files, side by side in one folder
+        source = _archive(tmp_path, good)
+    found = {p.file_name: p.data for p in pyodide.verified_packages(lock, source)}
+    assert found == good
+
+
+def test_a_file_of_the_archive_that_is_not_the_lock_s_is_named(tmp_path: Path) -> None:
+    good = {"numpy-2.0.2.whl": b"numpy's bytes", "matplotlib-3.8.4.whl": b"mpl"}
+    hashes = {name: hashlib.sha256(data).hexdigest() for name, data in good.items()}
+    lock, _ = _fake_distribution(tmp_path, good, hashes)
+    source = _archive(tmp_path, {**good, "matplotlib-3.8.4.whl": b"mpl, changed"})
+    changed = r"matplotlib-3\.8\.4\.whl in archive has sha256 [0-9a-f]{64}; the"
+    with pytest.raises(pyodide.PyodideFileError, match=changed):
+        list(pyodide.verified_packages(lock, source))
+    (source / "matplotlib-3.8.4.whl").write_bytes(good["matplotlib-3.8.4.whl"])
+    (source / "numpy-2.0.2.whl").unlink()
+    missing = r"archive has no numpy-2\.0\.2\.whl"
+    with pytest.raises(pyodide.PyodideFileError, match=missing):
+        list(pyodide.verified_packages(lock, source))
+
+
+def _archive(tmp: Path, files: dict[str, bytes]) -> Path:
+    folder = tmp / "archive"
+    folder.mkdir()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def test_the_unpacked_archive_is_taken_before_the_carrier(tmp_path: Path) -> None:
+    carrier = pyodide.tools_folder(tmp_path) / "carrier"
+    carrier.mkdir(parents=True)
+    (carrier / "carrier-0.1-py3-none-any.whl").write_bytes(b"")
+    assert pyodide.package_source(tmp_path) == carrier / "carrier-0.1-py3-none-any.whl"
+    pyodide.archive_folder(tmp_path).mkdir()
+    assert pyodide.package_source(tmp_path) == pyodide.archive_folder(tmp_path)

