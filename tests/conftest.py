@@ -34,7 +34,7 @@ DEFAULT_TIER = "the README's test command"
 READERS = {"built_site", "site_build", "warm_cache"}  # fixtures of the real build
 # Fixtures of builds made once per run (helpers.shared_build), but for the
 # real site's: the first test that asks starts the build, and the others wait.
-SHARED_BUILDS = ("editions", "mini_cache")
+SHARED_BUILDS = ("editions", "mini_cache", "speed_off_site")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

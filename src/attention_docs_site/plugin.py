@@ -157,13 +157,13 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Start a build: settings, editions, execution, search, the library's wheel."""
         self.settings = settings(self.config, config.config_file_path)
-        if not nested_language_build(config):  # one build writes every language
+        if not (nested := nested_language_build(config)):  # one build, every edition
             if not self.partial.partial:  # a partial build keeps the others' pages
                 self.sources.clear()
             self.default_templates.clear()
             if self.settings.run_buttons:  # before minutes of building
                 check_pyodide(self._root(config))
-        guard.start_build(speed_edits=self.settings.speed_edits)
+        guard.start_build(speed_edits=self.settings.speed_edits, fresh=not nested)
         # Each with a catalog of its words, and the direction the theme gives it.
         self.editions = site_editions(
             config, functools.partial(direction, config.theme)

@@ -54,6 +54,28 @@ def editions(tmp_path_factory, site_build):
     )
 
 
+def _as_it_is(project: Path) -> None:
+    """No change: the copy is built with other options."""
+
+
+@pytest.fixture(scope="session")
+def speed_off_site(tmp_path_factory, site_build):
+    """(folder, address) of the real site built with every speed reach off.
+
+    From the real build's cache, without PDFs: the pages readers get when an
+    upgrade ships with the speed switch off (upstream/README.md).
+    """
+    _, site, _ = shared_copy_build(
+        tmp_path_factory,
+        site_build,
+        "speed-off",
+        _as_it_is,
+        env={"ATTENTION_DOCS_SPEED_EDITS": "off"},
+    )
+    with serve_site(site, SITE_PATH) as address:
+        yield site, address
+
+
 @pytest.fixture(scope="session")
 def mini_cache(tmp_path_factory) -> Path:
     """The execution cache of the unbroken small site, filled once per run."""
@@ -98,10 +120,21 @@ def color_scheme(request):
 
 @pytest.fixture
 def page(browser, site_url, color_scheme):
+    """A fresh page of the real site that records every problem (:func:`_page`)."""
+    yield from _page(browser, site_url, color_scheme)
+
+
+@pytest.fixture
+def speed_off_page(browser, speed_off_site, color_scheme):
+    """:func:`page`, for the site built with the speed reaches off."""
+    yield from _page(browser, speed_off_site[1], color_scheme)
+
+
+def _page(browser, site_url, color_scheme):
     """A fresh page that records every problem a reader could run into.
 
-    ``page.foreign_requests``: requests to any other host (which no name
-    resolves to in this browser: they fail);
+    ``page.foreign_requests``: requests to any host but ``site_url``'s (which
+    no name resolves to in this browser: they fail);
     ``page.problems``: console errors, uncaught exceptions, failed requests
     and responses with an error status.
 

@@ -53,6 +53,23 @@ both_languages = pytest.mark.parametrize("lang", LANGS)
 def test_page_passes_every_check_in_one_visit(
     page, site_url, built_site, path, lang, tmp_path
 ):
+    """Every check of a page, in one visit (:func:`check_in_one_visit`)."""
+    check_in_one_visit(page, site_url, built_site, path, lang, tmp_path)
+
+
+@pytest.mark.release  # a second build of the site, and every page again
+@both_languages
+@every_page
+def test_with_the_speed_reaches_off_a_page_passes_every_check(
+    speed_off_page, speed_off_site, path, lang, tmp_path
+):
+    """The escape hatch for an upgrade (``ATTENTION_DOCS_SPEED_EDITS=off``,
+    src/attention_docs_site/upstream/README.md) gives readers the same site."""
+    site, url = speed_off_site
+    check_in_one_visit(speed_off_page, url, site, path, lang, tmp_path)
+
+
+def check_in_one_visit(page, site_url, built_site, path, lang, tmp_path):
     """Every check of a page, in the order a reader's session could make them.
 
     The page is loaded once, at a desktop's size, in the light scheme. The

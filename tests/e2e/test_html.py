@@ -53,6 +53,18 @@ def check(pages):
 
 
 def test_every_page_passes_the_html_checker_but_for_the_theme_s_errors(built_site):
+    check_every_page(built_site)
+
+
+@pytest.mark.release  # a second build of the site
+def test_with_the_speed_reaches_off_every_page_passes_the_html_checker(
+    speed_off_site,
+):
+    check_every_page(speed_off_site[0])
+
+
+def check_every_page(built_site):
+    """Every page valid HTML, but for the theme's own errors, each still there."""
     pages = sorted(str(page) for page in built_site.rglob("*.html"))
     assert len(pages) > 20
     found = check(pages)

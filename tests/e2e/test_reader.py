@@ -45,6 +45,8 @@ def formulas_drawn(page, url):
     page.goto(url)
     page.wait_for_load_state("networkidle")
     page.evaluate("document.fonts.ready.then(() => true)")
+    # An explorable that starts changes its height: the boxes come after.
+    page.wait_for_selector(NOT_STARTED, state="detached")
     boxes = page.evaluate(BOXES)
     assert len(boxes) > 50
     cdp = page.context.new_cdp_session(page)
@@ -69,17 +71,23 @@ def _formula_crops(page, boxes):
 
     A band at a time (a few screens high, one capture instead of one per
     formula): once, on a loaded CI machine, a capture of the whole page came
-    back with a third of its formulas unpainted. A band in which some formula
-    has no ink (a single colour: nothing drawn there) is captured again,
-    twice at most; the page's coordinates are the capture's pixels, at a
-    device scale of 1.
+    back with a third of its formulas unpainted. A band in which some
+    formula has no ink (a single colour: nothing drawn there) is captured
+    again, twice at most, after a quarter of a second and then a second.
+    (Scrolling to the band does not do: the theme's fixed header is then
+    drawn over its top.) The page's coordinates are the capture's pixels, at
+    a device scale of 1. The boxes must be measured once the explorables have
+    started (:func:`formulas_drawn`): in a clean-clone run, every formula
+    below the gradient-descent explorable came back "blank" three times, its
+    box measured before the explorable started and grew by 83 px.
     """
     crops = [None] * len(boxes)
     for band in _bands(boxes):
         top = min(math.floor(boxes[i][1]) for i in band)
         bottom = max(math.ceil(boxes[i][1] + boxes[i][3]) for i in band)
         width = page.evaluate("document.documentElement.scrollWidth")
-        for _ in range(3):
+        for attempt in range(3):
+            page.evaluate(PAINTED, [0, 250, 1000][attempt])
             capture = Image.open(
                 io.BytesIO(
                     page.screenshot(
@@ -107,6 +115,13 @@ def _formula_crops(page, boxes):
         f"at {[boxes[i] for i in blank[:3]]}"
     )
     return crops
+
+
+# Wait (milliseconds), then let two frames be painted.
+PAINTED = """async (wait) => {
+  await new Promise((done) => setTimeout(done, wait));
+  for (let i = 0; i < 2; i++) await new Promise((done) => requestAnimationFrame(done));
+}"""
 
 
 def _bands(boxes, height=2000):

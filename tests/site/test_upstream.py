@@ -92,15 +92,69 @@ def test_a_reach_is_declared_once():
         guard.declare(reaches()[0].name, "x", "0", "w", "w", "speed")
 
 
-def test_every_reach_says_what_why_and_for_which_installed_version():
-    import importlib.metadata
+def test_every_reach_says_what_why_and_for_which_version_of_an_installed_package():
+    """The version it was written for is a column of the canary's report: a
+    newer release that the reach still applies to is no failure."""
+    from packaging.version import Version
 
     found = reaches()
     assert len(found) >= 20
     for reach in found:
         assert reach.what and reach.why and reach.need in {"correctness", "speed"}
-        # written for the lock's version of a package that is installed
-        assert reach.written_for == importlib.metadata.version(reach.package)
+        assert reach.installed() != "not installed", reach.name
+        assert Version(reach.written_for), reach.name
+
+
+def test_every_reach_s_report_is_one_written_in_upstream_readme():
+    from pathlib import Path
+
+    from attention_docs_site.upstream import registry
+
+    readme = (Path(registry.__file__).parent / "README.md").read_text("utf-8")
+    section = readme.split("## Reports for the fixes that belong upstream", 1)[1]
+    titles = {t.strip() for t in re.findall(r"^\*\*(.+?)\.\*\*", section, re.M | re.S)}
+    named = {reach.report for reach in reaches() if reach.report}
+    assert len(named) >= 10
+    assert named <= {" ".join(title.split()) for title in titles}
+    assert all(reach.reported == "" or reach.reported.startswith("https://")
+               for reach in reaches())  # fmt: skip
+
+
+def test_the_report_gathers_builds_and_says_what_failed_or_was_never_applied(
+    monkeypatch, tmp_path
+):
+    """Two builds (say a build and a serve's rebuild) write one report."""
+    report = tmp_path / "reaches.json"
+    monkeypatch.setenv(guard.REPORT_VARIABLE, str(report))
+    names = ["test: applied once", "test: never applied", "test: newer package"]
+    once, never, newer = (
+        guard.declare(name, "mkdocs", written, "e", "w", "correctness")
+        for name, written in zip(names, ["0.0.1", "0.0.1", "0.0.1"], strict=True)
+    )
+    try:
+        guard.start_build(speed_edits=True)
+        once.require(True, "")
+        newer.require(True, "")
+        guard.finish_report()
+        guard.start_build(speed_edits=True)  # the second build applies none
+        newer.require(True, "")
+        guard.finish_report()
+        rows = json.loads(report.read_text())
+        assert rows["test: applied once"]["applied"] == 1  # not counted twice
+        assert rows["test: applied once"]["active"] == 2
+        assert rows["test: newer package"]["applied"] == 2
+        assert guard.verdict(rows["test: applied once"]) == ""
+        assert guard.verdict(rows["test: newer package"]) == ""  # 0.0.1 vs 1.6.1
+        assert guard.verdict(rows["test: never applied"]).startswith("NOT EXERCISED")
+        guard.start_build(speed_edits=True)
+        never.require(False, "its anchor moved")
+        with pytest.raises(PluginError, match="test: never applied"):
+            guard.finish_report()
+        row = json.loads(report.read_text())["test: never applied"]
+        assert guard.verdict(row) == "FAILS: its anchor moved"
+    finally:
+        for name in names:
+            del guard.REACHES[name]
 
 
 def test_no_module_outside_upstream_replaces_a_dependency_s_attribute():
@@ -207,3 +261,60 @@ def test_the_registry_holds_every_module_that_declares_a_reach():
     assert declaring == {
         module.__name__.rsplit(".", 1)[1] for module in registry.MODULES
     }
+
+
+def test_a_reach_the_build_expects_must_apply_somewhere_in_it():
+    """A detection that finds no anchor (a class renamed) fails the build."""
+    guard.start_build(speed_edits=True)
+    REACH.expect("the site has two editions")
+    guard.start_build(speed_edits=True, fresh=False)  # an edition's nested build
+    with pytest.raises(UpstreamChanged, match="made-up reach.*two editions"):
+        guard.check_expected()
+    REACH.require(True, "")
+    guard.check_expected()  # applied once: enough
+    guard.start_build(speed_edits=True)  # a new build forgets both
+    guard.check_expected()
+    guard.start_build(speed_edits=False)
+    SPEED.expect("a speed reach, off")
+    guard.check_expected()  # an inactive reach is not expected
+
+
+def test_the_theme_s_anchors_are_expected_where_the_site_has_them():
+    from attention_docs_site.upstream import material_html, material_page
+
+    nav = [{"Home": "index.md"}, {"Chapters": ["a.md", "b.md"]}]
+    material_page.expect_theme_anchors(["navigation.sections"], nav, 2)
+    material_html.expect_annotations("x = 1  # (1)!\n", "docs/a.md")
+    for reach in (  # as check_expected names them: by name
+        material_html.CODE_ANNOTATIONS,
+        material_page.EMPTY_TABINDEX,
+        material_page.LANGUAGE_ALTERNATES,
+    ):
+        with pytest.raises(UpstreamChanged, match=re.escape(reach.name)):
+            guard.check_expected()
+        reach.require(True, "")
+    guard.check_expected()
+    guard.start_build(speed_edits=True)
+    material_page.expect_theme_anchors(["navigation.tabs"], [{"Home": "i.md"}], 1)
+    material_html.expect_annotations("x = 1  # (1) no bang\n", "docs/a.md")
+    guard.check_expected()  # one edition, no sections, no annotation
+
+
+def test_the_names_the_site_s_scripts_read_from_material_are_checked(tmp_path):
+    """language.js, annotations.js and the head script read Material's names."""
+    import shutil
+    from pathlib import Path
+
+    import material
+
+    from attention_docs_site.upstream import material_scripts
+
+    theme = Path(material.__file__).parent / "templates"
+    material_scripts.check_script_anchors([str(theme)])  # today's Material
+    copy = tmp_path / "templates"
+    shutil.copytree(theme, copy, ignore=shutil.ignore_patterns("*.map", "lunr"))
+    (bundle,) = copy.glob(material_scripts.BUNDLE)
+    text = bundle.read_text("utf-8")
+    bundle.write_text(text.replace("md-annotation__index", "md-annotation__n"))
+    with pytest.raises(UpstreamChanged, match="annotations.js.*md-annotation__index"):
+        material_scripts.check_script_anchors([str(copy)])

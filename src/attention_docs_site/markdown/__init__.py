@@ -27,6 +27,7 @@ from attention_docs_site.markdown.code_names import (
     check_code_names,
 )
 from attention_docs_site.translations import split_front_matter
+from attention_docs_site.upstream.material_html import expect_annotations
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -52,6 +53,7 @@ def check_page_markdown(markdown: str, page: Page, edition: Edition) -> str:
         split_front_matter(
             source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
         )
+    expect_annotations(markdown, f"docs/{page.file.src_uri}")
     try:
         check_code_names(markdown, f"docs/{page.file.src_uri}")
     except UnknownLibraryName as error:

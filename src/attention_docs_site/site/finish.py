@@ -30,9 +30,11 @@ from attention_docs_site.site.book.pdf import Edition as Book
 from attention_docs_site.site.logo import write_logos
 from attention_docs_site.site.offline import OFFLINE_FOLDER, write_offline_zips
 from attention_docs_site.site.search_split import split_search_index
-from attention_docs_site.upstream.guard import finish_report
+from attention_docs_site.upstream.guard import check_expected, finish_report
 from attention_docs_site.upstream.material_bundle import stagger_component_mounts
 from attention_docs_site.upstream.material_css import drop_palette_switching_rule
+from attention_docs_site.upstream.material_page import expect_theme_anchors
+from attention_docs_site.upstream.material_scripts import check_script_anchors
 from attention_docs_site.wheel import library_wheel, write_wheel
 
 if TYPE_CHECKING:
@@ -310,4 +312,8 @@ def finish_site(
     if serving:
         unbuilt += (f"{OFFLINE_FOLDER}/",)
     check_links(config, unbuilt, sources)
+    if partial is None:  # a partial build renders too few pages to tell
+        expect_theme_anchors(config.theme["features"], config.nav, len(editions))
+        check_expected()
+        check_script_anchors(config.theme.dirs)
     finish_report()

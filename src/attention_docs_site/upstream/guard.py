@@ -30,6 +30,7 @@ Two switches, for upgrades:
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib.metadata
 import inspect
 import json
@@ -62,6 +63,9 @@ class _State:
     speed_edits: bool = True
     report: Path | None = None
     outcomes: dict[str, _Outcome] = field(default_factory=dict)
+    # This build's: how often each reach applied, and why a reach must apply.
+    applied: dict[str, int] = field(default_factory=dict)
+    expected: dict[str, tuple[Reach, str]] = field(default_factory=dict)
 
 
 _STATE = _State()
@@ -79,6 +83,9 @@ class Reach:
         what: What it changes.
         why: Why the site needs it.
         need: ``"correctness"``, or ``"speed"`` (off with the speed switch).
+        report: The title of the fix it works around, as ``upstream/README.md``
+            writes it for the package's tracker; empty if there is none.
+        reported: Where that report was filed; empty until it is.
     """
 
     name: str
@@ -87,6 +94,8 @@ class Reach:
     what: str
     why: str
     need: Need
+    report: str = ""
+    reported: str = ""
 
     @property
     def active(self) -> bool:
@@ -116,6 +125,18 @@ class Reach:
 
     def _applied(self) -> None:
         _STATE.outcomes.setdefault(self.name, _Outcome()).applied += 1
+        _STATE.applied[self.name] = _STATE.applied.get(self.name, 0) + 1
+
+    def expect(self, because: str) -> None:
+        """Say that this build must apply this reach somewhere, and why.
+
+        For a reach that applies where it detects its anchor (a class name of
+        the theme's, a marker in a block's markup): if an upgrade moves the
+        anchor, the detection finds nothing and the edit would be skipped
+        without a word. :func:`check_expected` fails the build instead.
+        """
+        if self.active:
+            _STATE.expected.setdefault(self.name, (self, because))
 
     def require(self, condition: bool, detail: str) -> bool:
         """Fail the reach unless ``condition`` holds (it applied if it does)."""
@@ -192,45 +213,110 @@ class Reach:
             self._applied()
 
 
-def declare(
-    name: str, package: str, written_for: str, what: str, why: str, need: Need
+def declare(  # noqa: PLR0913 (a reach's declaration, field by field)
+    name: str,
+    package: str,
+    written_for: str,
+    what: str,
+    why: str,
+    need: Need,
+    *,
+    report: str = "",
+    reported: str = "",
 ) -> Reach:
     """Declare a reach (once per name); the registry lists it for the canary."""
     if name in REACHES:
         raise ValueError(f"upstream reach {name!r} is declared twice")
-    reach = Reach(name, package, written_for, what, why, need)
+    reach = Reach(name, package, written_for, what, why, need, report, reported)
     REACHES[name] = reach
     return reach
 
 
-def start_build(*, speed_edits: bool) -> None:
-    """Set the speed switch and, under the canary, start a fresh report."""
+def start_build(*, speed_edits: bool, fresh: bool = True) -> None:
+    """Set the speed switch and, under the canary, start a fresh report.
+
+    ``fresh``: a new build of the site (not an edition's nested build, which
+    adds to its site's counts).
+    """
     _STATE.speed_edits = speed_edits
+    if fresh:
+        _STATE.applied, _STATE.expected = {}, {}
     target = os.environ.get(REPORT_VARIABLE)
     _STATE.report = Path(target) if target else None
 
 
+def check_expected() -> None:
+    """At the end of a full build: every expected reach applied at least once.
+
+    Raises:
+        UpstreamChanged: One did not: its anchor was found on no page
+            (recorded instead, under the canary).
+    """
+    for name, (reach, because) in sorted(_STATE.expected.items()):
+        if not _STATE.applied.get(name):
+            reach._fail(f"applied nowhere in a build where {because}")
+
+
 def finish_report() -> None:
-    """Under the canary: write every reach's outcome, then fail if any failed.
+    """Under the canary: add this build's outcomes to the report; fail if one failed.
+
+    The report gathers every build of the canary's run, in any process (a
+    build, a warm build, ``mkdocs serve`` and its rebuilds): each build adds
+    what happened since the last one of its process, under a lock.
 
     Raises:
         PluginError: A reach failed during the build.
     """
     if _STATE.report is None:
         return
-    rows = {
-        name: {
+    outcomes, _STATE.outcomes = _STATE.outcomes, {}
+    with open(_STATE.report.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        rows = merged(_read(_STATE.report), outcomes)
+        _STATE.report.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    failed = [name for name, outcome in outcomes.items() if outcome.failures]
+    if failed:
+        raise PluginError(f"upstream reaches that no longer apply: {sorted(failed)}")
+
+
+def _read(report: Path) -> dict[str, dict[str, Any]]:
+    return json.loads(report.read_text("utf-8")) if report.exists() else {}
+
+
+def merged(
+    rows: dict[str, dict[str, Any]], outcomes: dict[str, _Outcome]
+) -> dict[str, dict[str, Any]]:
+    """The report's rows with one build's outcomes added (every reach a row).
+
+    ``active`` counts the builds in which the reach was on; ``applied`` the
+    times it applied, over every build.
+    """
+    result = {}
+    for name, reach in sorted(REACHES.items()):
+        row = rows.get(name, {"active": 0, "applied": 0, "failures": []})
+        outcome = outcomes.get(name, _Outcome())
+        result[name] = {
             "package": reach.package,
             "written_for": reach.written_for,
             "installed": reach.installed(),
             "need": reach.need,
-            "active": reach.active,
-            "applied": _STATE.outcomes.get(name, _Outcome()).applied,
-            "failures": sorted(set(_STATE.outcomes.get(name, _Outcome()).failures)),
+            "report": reach.report,
+            "reported": reach.reported,
+            "active": row["active"] + reach.active,
+            "applied": row["applied"] + outcome.applied,
+            "failures": sorted(set(row["failures"]) | set(outcome.failures)),
         }
-        for name, reach in sorted(REACHES.items())
-    }
-    _STATE.report.write_text(json.dumps(rows, indent=1), encoding="utf-8")
-    failed = [name for name, row in rows.items() if row["failures"]]
-    if failed:
-        raise PluginError(f"upstream reaches that no longer apply: {failed}")
+    return result
+
+
+def verdict(row: dict[str, Any]) -> str:
+    """A report row's result: what failed, or why it is not exercised, or "".
+
+    A version other than the one it was written for is no failure: the
+    report shows both, and the reach either applies or fails.
+    """
+    if row["failures"]:
+        return "FAILS: " + "; ".join(row["failures"])
+    if row["active"] and not row["applied"]:
+        return "NOT EXERCISED: on, but no build of the run applied it"
+    return ""

@@ -43,6 +43,7 @@ OPERATORS = declare(
     "read 'h →  ∞ '), and Chromium infers a form while parsing, so the same "
     "page drew '−∞' 3.3 px wider in one print than in another",
     "correctness",
+    report="latex2mathml: `\\infty` and `\\top` as operators, and no operator's form",
 )
 
 # TeX's ordinary symbols that the converter writes as operators.

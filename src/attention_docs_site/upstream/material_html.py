@@ -149,6 +149,16 @@ def is_annotated_code(block: str) -> bool:
     return CODE_ANNOTATIONS.active and _ANNOTATED.match(block) is not None
 
 
+# A code annotation marker in a page's Markdown: a comment ending "(1)!".
+_MARKER = re.compile(r"#\s*\(\d+\)!\s*$", re.MULTILINE)
+
+
+def expect_annotations(markdown: str, page: str) -> None:
+    """A page whose Markdown marks code annotations: the build must find them."""
+    if _MARKER.search(markdown):
+        CODE_ANNOTATIONS.expect(f"{page} marks code annotations")
+
+
 def require_annotation_list(following: str | None) -> bool:
     """Fail the reach unless an annotated block is followed by its list."""
     return CODE_ANNOTATIONS.require(

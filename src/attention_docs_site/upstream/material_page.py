@@ -26,6 +26,7 @@ EMPTY_TABINDEX = declare(
     'drops tabindex="" from the navigation\'s section labels',
     "an empty tabindex is invalid HTML (the HTML checker fails the page)",
     "correctness",
+    report='Material for MkDocs: `tabindex=""` on navigation section labels',
 )
 _EMPTY_TABINDEX = re.compile(r' tabindex=""')
 
@@ -37,6 +38,7 @@ LANGUAGE_ALTERNATES = declare(
     "Material's script fetches sitemap.xml relative to each, and "
     "mkdocs-static-i18n points them at pages: every page logged 404s",
     "correctness",
+    report="Material for MkDocs: hreflang alternates fetch a missing sitemap",
 )
 _HEAD_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\s*')
 
@@ -47,6 +49,7 @@ SEARCH_LABEL = declare(
     "gives the search dialog its input's aria-label",
     "a dialog without an accessible name fails axe-core",
     "correctness",
+    report="Material for MkDocs: the search dialog has no accessible name",
 )
 _SEARCH_DIALOG = re.compile(
     r'<div class="md-search" data-md-component="search" role="dialog"(?=>)'
@@ -63,6 +66,7 @@ API_STYLE_SHEET = declare(
     "linked on every page (twice in the second edition), it blocks the first "
     "paint and styles nothing",
     "speed",
+    report="mkdocstrings: the style sheet on every page, and twice",
 )
 _API_STYLE_SHEET = re.compile(
     r'<link rel="stylesheet" href="[^"]*assets/_mkdocstrings\.css">\n?'
@@ -257,6 +261,24 @@ class EditionBase(Handler):
             limit=1,
         )
         yield Change(start, end, text)
+
+
+def expect_theme_anchors(features: list[str], nav: object, editions: int) -> None:
+    """What a full build of this site must find in the theme's markup.
+
+    Parameters:
+        features: The theme's features (``mkdocs.yml``).
+        nav: ``mkdocs.yml``'s ``nav``.
+        editions: How many editions the site has.
+    """
+    if editions > 1:  # the language menu, and each page's alternates
+        LANGUAGE_ALTERNATES.expect(f"the site has {editions} editions")
+    sections = isinstance(nav, list) and any(
+        isinstance(item, dict) and any(isinstance(v, list) for v in item.values())
+        for item in nav
+    )
+    if "navigation.sections" in features and sections:
+        EMPTY_TABINDEX.expect("mkdocs.yml has navigation.sections and sections")
 
 
 def theme_edits(language: str | None) -> list[Handler]:

@@ -120,11 +120,14 @@ class ForeignTitles(Handler):
             self._expect(self.own if own else ' dir="auto"', tag, page)
 
     def changes(self, page: str) -> Iterable[Change]:  # noqa: D102 (Handler's)
+        if self.foreign:  # the navigation shows them: the build must mark some
+            FOREIGN_TITLES.expect("a page is served in another language")
         if self.pending is not None:
             self.lost.append("the page's end")
-        if not FOREIGN_TITLES.require(
-            not self.lost, f"no title after a link, before {self.lost[:1]}"
-        ):
+        if self.lost:
+            FOREIGN_TITLES.require(
+                False, f"no title after a link, before {self.lost[:1]}"
+            )
             return
         for tag, attributes in self.marked:
             insert = functools.partial(_after, attributes)

@@ -43,6 +43,7 @@ COPY_BUTTONS = declare(
     "its template's stray comma is an attribute named ','; the label needs "
     "a role that takes one (the HTML checker and axe-core)",
     "correctness",
+    report="mkdocs-jupyter: a stray comma in the copy button",
 )
 _COMMA = re.compile(r'<clipboard-copy ,="" ')
 
@@ -67,6 +68,7 @@ CONVERTER = declare(
     "a Jupyter kernel per notebook, importing torch in each, cost most of a "
     "cold build; its own cache misses library edits (DESIGN.md, trap 2)",
     "correctness",
+    report="mkdocs-jupyter: no hook to convert a notebook another way",
 )
 
 

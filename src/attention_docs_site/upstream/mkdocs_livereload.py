@@ -21,6 +21,7 @@ BUILD_DELAY = declare(
     "apart, and a change that comes later still is seen by the serve stage's "
     "stamps, and rebuilt",
     "speed",
+    report="mkdocs: serve's build delay is not an option",
 )
 
 SECONDS = 0.03

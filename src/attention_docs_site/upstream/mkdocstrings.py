@@ -162,6 +162,7 @@ API_LOCALE = declare(
     "mkdocs-static-i18n's (priority -100) sets it for the edition: each "
     "edition's API labels were in the previous edition's language (#45)",
     "correctness",
+    report="mkdocstrings: the locale read before mkdocs-static-i18n sets it",
 )
 
 

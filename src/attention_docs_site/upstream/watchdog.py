@@ -18,20 +18,27 @@ POLL_INTERVAL = declare(
     "at 0.5 s a save waited 0.25 s on average before its rebuild began: a "
     "sixth of a prose edit's whole loop",
     "speed",
+    report="watchdog: no public way to set a polling observer's interval",
 )
 
 
 def poll_every(observer: object, seconds: float) -> bool:
     """Make watchdog's polling observer, and the watches it has, poll this often.
 
+    MkDocs' server makes a polling observer: one without the interval this
+    sets fails the reach, as a moved anchor does.
+
     Returns:
-        Whether it was set: False when the switch is off, or for another kind
-        of observer (an inotify one, say), which has no interval to set.
+        Whether it was set: False when the switch is off (or, under the
+        canary, when the reach failed).
     """
     if not POLL_INTERVAL.active:
         return False
     pollers = [observer, *getattr(observer, "emitters", ())]
-    if not all(isinstance(getattr(p, "_timeout", None), float) for p in pollers):
+    if not POLL_INTERVAL.require(
+        all(isinstance(getattr(p, "_timeout", None), float) for p in pollers),
+        "the serve's observer (or a watch's emitter) has no float _timeout",
+    ):
         return False
     for poller in pollers:
         poller._timeout = seconds
@@ -50,6 +57,7 @@ PAUSE_WHILE_BUILDING = declare(
     "when they polled every half second. A paused emitter's next snapshot is "
     "compared with the one before the build, so no save made meanwhile is lost",
     "speed",
+    report="watchdog: no public way to set a polling observer's interval",
 )
 
 _IDLE = threading.Event()  # set when no build is under way
