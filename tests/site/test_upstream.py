@@ -318,3 +318,25 @@ def test_the_names_the_site_s_scripts_read_from_material_are_checked(tmp_path):
     bundle.write_text(text.replace("md-annotation__index", "md-annotation__n"))
     with pytest.raises(UpstreamChanged, match="annotations.js.*md-annotation__index"):
         material_scripts.check_script_anchors([str(copy)])
+
+
+def test_a_page_without_the_anchor_applies_nothing_and_the_build_says_so():
+    """A renamed class finds no section label: the page's edit is not counted
+    as applied, so the expected reach fails the build."""
+    from attention_docs_site.html_walk import walk
+    from attention_docs_site.upstream.material_page import (
+        EMPTY_TABINDEX,
+        EmptyTabindex,
+    )
+
+    renamed = (
+        '<li class="md-nav__item md-nav__item--sect1on"><input class="md-nav__toggle">'
+        '<label class="md-nav__link" tabindex="x">A</label></li>'
+    )
+    as_built = renamed.replace("sect1on", "section").replace('"x"', '""')
+    EMPTY_TABINDEX.expect("the navigation has sections")
+    assert walk(renamed, [EmptyTabindex()]) == renamed
+    with pytest.raises(UpstreamChanged, match="empty tabindex.*has sections"):
+        guard.check_expected()
+    assert 'tabindex=""' not in walk(as_built, [EmptyTabindex()])
+    guard.check_expected()

@@ -129,8 +129,8 @@ class EmptyTabindex(Handler):
             self._after_section = 1
 
     def changes(self, page: str) -> Iterable[Change]:  # noqa: D102 (Handler's)
-        if not self.empty:
-            EMPTY_TABINDEX.require(not self.section_label, "no empty tabindex")
+        if not self.empty and self.section_label:  # a page without: nothing
+            EMPTY_TABINDEX.require(False, "a section's label has no empty tabindex")
         for tag in self.empty:
             text = EMPTY_TABINDEX.edit(_EMPTY_TABINDEX, "", tag.source(page))
             yield Change(tag.start, tag.end, text)
