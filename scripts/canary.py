@@ -214,7 +214,9 @@ def main() -> int:
     scratch = Path(options.keep or tempfile.mkdtemp(prefix="canary-"))
     scratch.mkdir(parents=True, exist_ok=True)
     (scratch / "reaches.json").unlink(missing_ok=True)
-    python = options.python or make_environment(scratch / "venv")
+    # absolute, not resolved: a venv's python is a link to the base one
+    python = options.python.absolute() if options.python else None
+    python = python or make_environment(scratch / "venv")
     print(versions_table(python), "\n", flush=True)
     passed = steps(python, options.root.resolve(), scratch)
     for step, ok in passed.items():
