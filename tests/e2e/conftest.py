@@ -32,6 +32,14 @@ def site_url(built_site):
         yield address
 
 
+def _build_key(code: object, folder: Path) -> str:
+    """What a kept build depends on: the code that makes it, a folder's files."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    return inspect.getsource(code) + "".join(
+        hashlib.sha256(path.read_bytes()).hexdigest() for path in files
+    )
+
+
 @pytest.fixture(scope="session")
 def editions(tmp_path_factory, site_build):
     """(project, site, build log) of the copy with every added edition and notice.
@@ -39,10 +47,7 @@ def editions(tmp_path_factory, site_build):
     Built once per run, PDFs and notebooks included (``added_editions.py``):
     the first test to ask builds it, the others wait for it and read it.
     """
-    files = sorted(p for p in added_editions.AR_FILES.rglob("*") if p.is_file())
-    key = inspect.getsource(added_editions) + "".join(
-        hashlib.sha256(path.read_bytes()).hexdigest() for path in files
-    )
+    key = _build_key(added_editions, added_editions.AR_FILES)
     return shared_copy_build(
         tmp_path_factory,
         site_build,
@@ -89,10 +94,7 @@ def mini_cache(tmp_path_factory) -> Path:
             cache=folder / "cache",
         )
 
-    files = sorted(p for p in MINI.rglob("*") if p.is_file())
-    key = inspect.getsource(copy_mini_site) + "".join(
-        hashlib.sha256(path.read_bytes()).hexdigest() for path in files
-    )
+    key = _build_key(copy_mini_site, MINI)
     folder, _ = shared_build(tmp_path_factory, "mini-site", make, key)
     return folder / "cache"
 
