@@ -29,7 +29,7 @@ CACHE_LINE = re.compile(r"attention_docs cache \(on\): (\d+) hits, (\d+) misses"
 class Server:
     """A `mkdocs serve` process on a free port, its log read as it comes."""
 
-    def __init__(self, project: Path) -> None:
+    def __init__(self, project: Path, env: dict[str, str] | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -38,6 +38,7 @@ class Server:
             "NO_MKDOCS_2_WARNING": "1",
             "PYTHONPATH": str(project / "src"),
             "ATTENTION_DOCS_CACHE_DIR": str(project / ".cache"),
+            **(env or {}),
         }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],

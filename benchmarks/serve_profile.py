@@ -72,7 +72,6 @@ def timers() -> Iterator[None]:
     import attention_docs_site.site.links as links
     from attention_docs_site.execute.cache import ExecCache
     from attention_docs_site.execute.fence import CachedFence
-    from attention_docs_site.serve.helper import Helper
 
     wrapped = [
         (mkdocs.config, "load_config", "load mkdocs.yml"),
@@ -88,9 +87,6 @@ def timers() -> Iterator[None]:
         (finish, "write_wheel", "  of which: wheel"),
         (code_names, "_index", "library's names read (griffe)"),
         (SearchIndex, "add_entry_from_context", "search entries"),
-        (Helper, "start", "second process: start"),
-        (Helper, "wait_for", "second process: waits"),
-        (Helper, "finish", "second process: end"),
     ]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in wrapped]
     for owner, name, label in wrapped:

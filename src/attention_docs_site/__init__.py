@@ -8,10 +8,11 @@ the build's stages, in the order a page meets them; each opens with what
 enters it and what leaves it:
 
 - ``plugin``: MkDocs's events only, each handing over to a stage;
-- ``options``, ``editions``, ``layout``, ``blocks``, ``wheel``, ``html_walk``:
-  what every stage shares (the plugin's options, the editions and their words
-  from ``catalogs/``, the built site's file names, the one parser of fenced
-  code blocks, the one walk over a page's tags that edits it);
+- ``options``, ``editions``, ``layout``, ``blocks``, ``wheel``, ``html_walk``,
+  ``zips``: what every stage shares (the plugin's options, the editions and
+  their words from ``catalogs/``, the built site's file names, the one parser
+  of fenced code blocks, the one walk over a page's tags that edits it, the
+  reproducible zips);
 - ``markdown``: a page's Markdown (library names checked, API links);
 - ``execute``: code blocks and notebooks run behind the execution cache, and
   the render caches of what the theme and plugins repeat;

@@ -21,9 +21,9 @@ def pdf_name(lang: str) -> str:
     return f"attention_docs-{lang}.pdf"
 
 
-def zip_name(lang: str) -> str:
-    """The file name of an edition's offline zip."""
-    return f"attention_docs-{lang}.zip"
+def zip_name(lang: str, *, runtime: bool = True) -> str:
+    """The file name of an edition's offline zip (``runtime``: with Pyodide's)."""
+    return f"attention_docs-{lang}{'' if runtime else '-lite'}.zip"
 
 
 PYODIDE_VERSION = "0.27.7"

@@ -59,7 +59,7 @@ from attention_docs_site.page.notebook_pages import is_notebook
 from attention_docs_site.serve import PartialBuilds, collector
 from attention_docs_site.site.finish import Partial, check_pyodide, finish_site
 from attention_docs_site.site.search_split import search_languages
-from attention_docs_site.upstream import guard
+from attention_docs_site.upstream import guard, mkdocs_dirty
 from attention_docs_site.upstream.i18n import (
     answer_instant_warning,
     building_language,
@@ -69,7 +69,6 @@ from attention_docs_site.upstream.material_html import template_edit
 from attention_docs_site.upstream.material_languages import direction
 from attention_docs_site.upstream.material_search import index_entries
 from attention_docs_site.upstream.material_titles import ForeignTitles
-from attention_docs_site.upstream.mkdocs_dirty import dirty_builds, list_theme_once
 from attention_docs_site.upstream.mkdocs_livereload import quicker_serve
 from attention_docs_site.upstream.mkdocstrings import set_api_locale
 from attention_docs_site.wheel import Wheel, library_wheel
@@ -130,15 +129,16 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """
         self.serving = command == "serve"
         if self.serving:
-            dirty_builds(self._partial_rebuild)
+            mkdocs_dirty.dirty_builds(self._partial_rebuild)
 
     def _partial_rebuild(self) -> bool | None:
         """Whether serve's next build renders only what changed (see :mod:`.serve`).
 
         None: no file changed, and no build is needed.
         """
-        speed = self.settings is None or self.settings.speed_edits
-        if (partial := self.partial.decide(allowed=speed)) is False:
+        if (
+            partial := self.partial.decide(allowed=mkdocs_dirty.partial_allowed())
+        ) is False:
             collector.full_build_starts()
         return partial
 
@@ -175,7 +175,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         config.extra["library_version"] = self.wheel.version  # footer, PDFs, notebooks
         if self.serving:
             self.partial.start(config, Path(__file__).parent, library_folder())
-            list_theme_once(config.theme, render_cache.BYTECODE)
+            mkdocs_dirty.list_theme_once(config.theme, render_cache.BYTECODE)
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -190,7 +190,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         """Under serve: which pages this build renders (:mod:`.serve`)."""
         if self.serving:
             lang = self._edition(config).lang
-            self.partial.choose(lang, files, self.execution.cache, config)
+            self.partial.choose(lang, files, self.execution.cache)
         return nav
 
     def on_env(
@@ -215,7 +215,7 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self.execution.page_filter.page = f"docs/{page.file.src_uri}"
         if self.serving:
             self.api_page = bool(_API_BLOCK.search(markdown))
-            self.partial.page_started(page.file.src_uri, self.execution.cache)
+            self.partial.page_started(self.execution.cache)
         return check_page_markdown(markdown, page, self._edition(config))
 
     @staticmethod
@@ -232,9 +232,9 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
         self, html: str, *, page: Page, config: MkDocsConfig, **_: object
     ) -> str:
         """Notices, math as MathML, slimmed notebooks with downloads."""
-        assert self.editions is not None
-        edition = self._edition(config)
-        content = page_content(html, page, edition, self.editions, self.wheel)
+        assert self.editions is not None and self.settings is not None
+        edition, run = self._edition(config), self.settings.run_buttons
+        content = page_content(html, page, edition, self.editions, self.wheel, run)
         if self.serving:
             cache = self.execution.cache
             self.partial.page_rendered(edition.lang, page, self.api_page, cache)

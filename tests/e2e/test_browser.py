@@ -519,7 +519,7 @@ def check_downloaded_links(prose, lang, built_site):
 
 SCHEMES = {"light": "default", "dark": "slate"}  # Material's names
 SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
-  && !document.documentElement.hasAttribute("data-ad-switching")"""
+  && !document.body.hasAttribute("data-md-color-switching")"""
 COLOR_SCHEME = "document.querySelector('meta[name=color-scheme]').content"
 
 
@@ -528,8 +528,8 @@ def prefer_scheme(page, scheme):
 
     The palette is automatic, as the toggle's cycle left it, so Material
     follows the preference, as it does for a reader who never touched the
-    toggle; the site's head script turns transitions off while it switches
-    (``data-ad-switching``, overrides/main.html).
+    toggle, and turns transitions off while it switches
+    (``data-md-color-switching``).
     """
     before = page.evaluate(PALETTE)
     page.emulate_media(color_scheme=scheme)

@@ -118,3 +118,30 @@ def test_the_run_button_explains_how_to_serve_the_copy(
     assert FILE_PROTOCOL in text and SERVE_HINT[lang] in text
     assert not [url for url in requests if "pyodide" in url or "run-worker" in url]
     page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_light_copy_shows_outputs_without_the_runtime(
+    browser, built_site, tmp_path, lang
+):
+    """The light copy: a fifth of the full one or less, outputs and no Run button."""
+    full = built_site / "offline" / f"attention_docs-{lang}.zip"
+    light = built_site / "offline" / f"attention_docs-{lang}-lite.zip"
+    assert light.stat().st_size * 5 < full.stat().st_size
+    home = (built_site / prefix(lang) / "index.html").read_text("utf-8")
+    assert f'href="{"../" * bool(prefix(lang))}offline/{light.name}" download' in home
+    zipfile.ZipFile(light).extractall(tmp_path)
+    top = tmp_path / f"attention_docs-{lang}"
+    assert not (top / "pyodide").exists()
+    assert not list((top / "assets").glob("run*.js"))
+    page = browser.new_page()
+    problems = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("requestfailed", lambda r: problems.append(r.url))
+    page.goto((top / prefix(lang) / "attention-pooling" / "index.html").as_uri())
+    page.wait_for_load_state("load")
+    assert page.locator(".ad-run svg").count() > 0  # the outputs are there
+    assert page.locator(".ad-run-open").count() == 0
+    page.close()
+    assert problems == []

@@ -307,10 +307,12 @@ def test_nothing_the_page_does_as_it_starts_restyles_every_element(
 ):
     """No start-up change to the root or the body meets a rule on every element.
 
-    Material's palette sets data-md-color-switching on the body on every load
-    and takes it away a task later; its rule "[data-md-color-switching] *"
-    made each change restyle the whole page, which the site drops
-    (attention_docs_site.upstream.material_css).
+    But one: Material's palette sets data-md-color-switching on the body on
+    every load and takes it away a task later, and its rule
+    "[data-md-color-switching] *" restyles the whole page each time. The site
+    dropped that rule until the reader benchmark could not tell its gain from
+    noise (benchmarks/reaches.py: 10 ms of blocking time against a noise of
+    13 ms); the change is left out here.
     """
     context = browser.new_context()
     page = context.new_page()
@@ -322,6 +324,8 @@ def test_nothing_the_page_does_as_it_starts_restyles_every_element(
     selectors = page.evaluate(SELECTORS)
     context.close()
     assert any(change[1] == "data-md-color-switching" for change in changes), changes
+    changes = [change for change in changes if change[1] != "data-md-color-switching"]
+    assert changes, "no other start-up change to check"
     assert len(selectors) > 1000
     assert whole_page_restyles(changes, selectors) == []
 
@@ -452,10 +456,9 @@ def test_switching_the_palette_changes_colours_at_once(browser, site_url, lang):
             toggle.click()
         page.wait_for_function(f"document.body.dataset.mdColorScheme === {scheme!r}")
         seen[switch] = page.evaluate(TRANSITIONS)
-        # The attribute goes once the new colours are drawn; hovers fade again.
-        page.wait_for_function(
-            "!document.documentElement.hasAttribute('data-ad-switching')"
-        )
+        # The palette's attribute goes once the new colours are drawn; hovers
+        # fade again.
+        page.wait_for_function("!document.body.hasAttribute('data-md-color-switching')")
     # The hover's transition, caught as it starts: read at once after the
     # hover, a busy machine had not yet started it (or had ended it).
     page.evaluate(FADES)
@@ -657,7 +660,7 @@ def test_nothing_moves_after_the_first_paint(browser, site_url, lang, path, widt
     """The layout shift of a visit, read to the end, stays at 0.01 or below;
     figures far from the screen are skipped, in a box of their shape.
 
-    What the page itself moves: the annotations, the explorables (started
+    What the page itself moves: the explorables (started
     when the browser is idle), the figures. The visit is measured as an idle
     machine makes it, so that a loaded test machine's timing does not count:
     with the page's files in the browser's cache (the preloaded math font

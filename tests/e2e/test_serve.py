@@ -24,8 +24,6 @@ from pathlib import Path
 
 from helpers import NOTEBOOKS, SITE_PATH, SOURCE_DATE_EPOCH, copy_site
 
-from attention_docs_site.serve.helper import second_core
-
 WAIT = 180  # seconds, for any one step
 
 
@@ -205,7 +203,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 # After which saves the served folder is compared with a fresh serve's: the
-# prose and figure edits, the edit that the second process shares, and the
+# prose and figure edits, the edit that reaches two pages of each edition, and the
 # Chinese page, title and unchanged saves. A file a save wrote wrong stays
 # wrong until the next check, unless a later save renders it again.
 CHECKED_AFTER = (1, 2, 5)
@@ -235,20 +233,13 @@ def test_a_partial_rebuild_writes_what_a_full_build_writes(tmp_path, warm_cache)
             r"attention-pooling\.zh\.md \(library code its blocks ran changed\)",
         ),
         (
-            "a drawing function two pages of each edition reach, one of them "
-            "rendered first by the second process where there is a second core",
+            "a drawing function two pages of each edition reach",
             lambda: _edit(
                 library / "figures" / "panels.py", "panel_size=3.4", "panel_size=3.3"
             ),
             r"attention-pooling\.zh\.md \(library code its blocks ran changed\)\n  "
             r"parametric-attention-pooling\.zh\.md \(library code its blocks ran "
-            r"changed\)"
-            + (
-                r".*a second process runs the blocks of "
-                r"parametric-attention-pooling\.zh\.md"
-                if second_core()
-                else ""
-            ),
+            r"changed\)",
         ),
         (
             "a Chinese page alone",

@@ -161,7 +161,7 @@ def test_a_zip_stores_what_is_already_compressed_and_deflates_the_rest(tmp_path)
     deflated; the same members give the same bytes, and unpack to them."""
     import zipfile
 
-    from attention_docs_site.execute.notebooks import write_zip
+    from attention_docs_site.zips import write_zip
 
     members = {
         "pyodide/numpy.whl": bytes(range(256)) * 64,

@@ -3,6 +3,7 @@
 import json
 import zipfile
 
+from attention_docs_site.layout import PYODIDE_FOLDER
 from attention_docs_site.site.offline import (
     classic_script,
     offline_link,
@@ -176,3 +177,36 @@ def test_zips_hold_one_edition_each_and_are_reproducible(tmp_path):
     assert "zh/index.html" in zh.read("attention_docs-zh/index.html").decode()
     zh_home = zh.read("attention_docs-zh/zh/index.html").decode()
     assert f'<a href="{URL}">home</a>' in zh_home
+
+
+def test_a_site_with_the_runtime_also_has_a_light_copy_without_it(tmp_path):
+    """The light copy: no Pyodide, no runner scripts, pages that load neither."""
+    site = tmp_path / "site"
+    runner = '<script src="../assets/run.js" defer></script>\n'
+    files = {
+        "index.html": PAGE,
+        "attention-cues/index.html": PAGE.replace("</body>", runner + "</body>"),
+        "assets/run.js": "run()",
+        "assets/run-worker.js": "work()",
+        "assets/site.css": "body{}",
+        f"{PYODIDE_FOLDER}/pyodide.asm.wasm": "wasm",
+        "search/search_index.json": '{"config": {}, "docs": [{"location": ""}]}',
+    }
+    for name, text in files.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text, "utf-8")
+    written = write_offline_zips(site, URL, {"en": ""})
+    assert [path.name for path in written] == [
+        "attention_docs-en.zip",
+        "attention_docs-en-lite.zip",
+    ]
+    full, lite = (zipfile.ZipFile(path) for path in written)
+    assert set(members(full)) - set(members(lite)) == {
+        "assets/run.js",
+        "assets/run-worker.js",
+        f"{PYODIDE_FOLDER}/pyodide.asm.wasm",
+    }
+    page = "attention_docs-en/attention-cues/index.html"
+    assert "assets/run.js" in full.read(page).decode()
+    assert "assets/run.js" not in lite.read(page).decode()
+    assert lite.read(page).decode() == full.read(page).decode().replace(runner, "")

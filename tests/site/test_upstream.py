@@ -69,6 +69,51 @@ def test_the_speed_switch_turns_off_speed_reaches_only():
     assert SPEED.active
 
 
+def _benchmark_off(monkeypatch, names: str) -> None:
+    """A build with the benchmarks' switch naming ``names``."""
+    monkeypatch.setenv(guard.BENCHMARK_VARIABLE, names)
+    guard.start_build(speed_edits=True)
+
+
+@pytest.fixture
+def switch_reset(monkeypatch):
+    yield
+    monkeypatch.delenv(guard.BENCHMARK_VARIABLE, raising=False)
+    guard.start_build(speed_edits=True)  # nothing left off for later tests
+
+
+def test_the_benchmarks_switch_turns_off_the_speed_reaches_it_names(
+    monkeypatch, switch_reset
+):
+    from attention_docs_site.upstream.watchdog import POLL_INTERVAL
+
+    _benchmark_off(monkeypatch, f" {POLL_INTERVAL.name} ;")
+    assert not POLL_INTERVAL.active
+    assert all(r.active for r in reaches() if r is not POLL_INTERVAL)
+    assert guard.speed_on("serve: long-lived objects frozen")
+
+
+def test_the_benchmarks_switch_refuses_a_name_it_does_not_know(
+    monkeypatch, switch_reset
+):
+    with pytest.raises(PluginError, match=r"no speed reach or trick: \['nope'\]"):
+        _benchmark_off(monkeypatch, "nope")
+    correctness = next(r for r in reaches() if r.need == "correctness")
+    with pytest.raises(PluginError, match="no speed reach or trick"):
+        _benchmark_off(monkeypatch, correctness.name)
+
+
+def test_partial_rebuilds_need_all_three_of_their_reaches(monkeypatch, switch_reset):
+    """Turning off one part of them (the benchmarks do) turns them all off."""
+    from attention_docs_site.upstream import mkdocs_dirty
+    from attention_docs_site.upstream.material_search import SEARCH_INDEX
+
+    assert mkdocs_dirty.partial_allowed()
+    for reach in (mkdocs_dirty.DIRTY_BUILDS, mkdocs_dirty.PAGE_SKIP, SEARCH_INDEX):
+        _benchmark_off(monkeypatch, reach.name)
+        assert not mkdocs_dirty.partial_allowed(), reach.name
+
+
 def test_the_canary_s_report_records_failures_and_the_build_goes_on(
     monkeypatch, tmp_path
 ):
@@ -280,13 +325,11 @@ def test_a_reach_the_build_expects_must_apply_somewhere_in_it():
 
 
 def test_the_theme_s_anchors_are_expected_where_the_site_has_them():
-    from attention_docs_site.upstream import material_html, material_page
+    from attention_docs_site.upstream import material_page
 
     nav = [{"Home": "index.md"}, {"Chapters": ["a.md", "b.md"]}]
     material_page.expect_theme_anchors(["navigation.sections"], nav, 2)
-    material_html.expect_annotations("x = 1  # (1)!\n", "docs/a.md")
     for reach in (  # as check_expected names them: by name
-        material_html.CODE_ANNOTATIONS,
         material_page.EMPTY_TABINDEX,
         material_page.LANGUAGE_ALTERNATES,
     ):
@@ -296,8 +339,7 @@ def test_the_theme_s_anchors_are_expected_where_the_site_has_them():
     guard.check_expected()
     guard.start_build(speed_edits=True)
     material_page.expect_theme_anchors(["navigation.tabs"], [{"Home": "i.md"}], 1)
-    material_html.expect_annotations("x = 1  # (1) no bang\n", "docs/a.md")
-    guard.check_expected()  # one edition, no sections, no annotation
+    guard.check_expected()  # one edition, no sections
 
 
 def test_the_names_the_site_s_scripts_read_from_material_are_checked(tmp_path):

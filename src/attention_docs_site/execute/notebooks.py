@@ -21,6 +21,7 @@ from attention_docs_site.execute import notebook_run, render_cache
 from attention_docs_site.execute.cache import ExecCache
 from attention_docs_site.execute.runnable import mark_cells
 from attention_docs_site.upstream.mkdocs_jupyter import quicken
+from attention_docs_site.zips import write_zip
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode
@@ -314,32 +315,3 @@ def write_notebook_zips(
         write_zip(target, f"attention_docs-exercises-{language}", members)
         written.append(target)
     return written
-
-
-# Members already compressed (Pyodide's wheels and standard library, fonts,
-# images): deflating them again costs time and saves 1 to 3 %.
-STORED_SUFFIXES = (".whl", ".zip", ".gz", ".woff2", ".png", ".jpg")
-
-
-def write_zip(target: Path, top: str, members: Mapping[str, bytes]) -> None:
-    """Write a reproducible zip, every member under one top folder.
-
-    Members are sorted by name, dated 1980-01-01 (the earliest date a zip can
-    hold) and have mode 644, so the same members give the same bytes. Those
-    already compressed (:data:`STORED_SUFFIXES`) are stored as they are, the
-    others deflated.
-
-    Parameters:
-        target: The zip file.
-        top: The folder the zip unpacks into.
-        members: Path in that folder -> content.
-    """
-    import zipfile
-
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name in sorted(members):
-            entry = zipfile.ZipInfo(f"{top}/{name}", (1980, 1, 1, 0, 0, 0))
-            stored = name.endswith(STORED_SUFFIXES)
-            entry.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
-            entry.external_attr = 0o644 << 16
-            archive.writestr(entry, members[name])

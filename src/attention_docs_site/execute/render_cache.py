@@ -209,6 +209,12 @@ def use(cache: ExecCache) -> None:
     BYTECODE.use_folder(cache.folder / "jinja" if cache.enabled else None)
 
 
+def folder() -> Path | None:
+    """The build's cache folder; None when the cache is off."""
+    cache = _BUILD.cache
+    return cache.folder if cache is not None and cache.enabled else None
+
+
 def stats() -> RenderStats:
     """The counts of the build under way."""
     return _BUILD.stats

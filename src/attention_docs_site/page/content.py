@@ -49,9 +49,16 @@ if TYPE_CHECKING:
 
 
 def page_content(
-    html: str, page: Page, edition: Edition, editions: Editions, wheel: Wheel | None
+    html: str,
+    page: Page,
+    edition: Edition,
+    editions: Editions,
+    wheel: Wheel | None,
+    runtime: bool = True,  # noqa: FBT001, FBT002 (the plugin's one call)
 ) -> str:
     """A page's body as the site publishes it (see the module's text).
+
+    ``runtime``: whether the site carries the Run buttons' runtime.
 
     Raises:
         ValueError: Naming the page: a notebook published as its source, or
@@ -73,7 +80,7 @@ def page_content(
             body = rename_headings(slim_notebook(html), ids)
             body += run_data(body, page.url, edition, wheel)
             return notice + link + in_its_language(body, page, edition, editions)
-        html = edition_downloads(html, page.url, edition)
+        html = edition_downloads(html, page.url, edition, runtime=runtime)
         if wheel is not None:
             html += run_data(html, page.url, edition, wheel)
         return notice + in_its_language(html, page, edition, editions)

@@ -113,8 +113,10 @@ def edition_data(edition: Edition, editions: Sequence[Edition]) -> str:
 EDITION_DOWNLOADS = '<div class="ad-edition-downloads"></div>'
 
 
-def edition_downloads(content: str, page_url: str, edition: Edition) -> str:
-    """Fill a page's ``EDITION_DOWNLOADS`` with its edition's PDF and offline copy.
+def edition_downloads(
+    content: str, page_url: str, edition: Edition, *, runtime: bool = True
+) -> str:
+    """Fill a page's ``EDITION_DOWNLOADS`` with its edition's PDF and offline copies.
 
     The home page of every edition, translated or served in English, links
     the downloads of its own edition, named by the catalog's words.
@@ -123,9 +125,11 @@ def edition_downloads(content: str, page_url: str, edition: Edition) -> str:
         content: The page's HTML.
         page_url: The page's URL relative to the site's root, e.g. ``zh/``.
         edition: The page's edition.
+        runtime: Whether the site carries the Run buttons' runtime: its
+            offline copy then has a light twin without it.
 
     Returns:
-        The HTML with the two links in place of the placeholder.
+        The HTML with the links in place of the placeholder.
     """
     if EDITION_DOWNLOADS not in content:
         return content
@@ -134,6 +138,9 @@ def edition_downloads(content: str, page_url: str, edition: Edition) -> str:
         (f"{up}{PDF_FOLDER}/{pdf_name(edition.lang)}", "download_pdf"),
         (f"{up}{OFFLINE_FOLDER}/{zip_name(edition.lang)}", "download_offline"),
     ]
+    if runtime:
+        lite = zip_name(edition.lang, runtime=False)
+        links.append((f"{up}{OFFLINE_FOLDER}/{lite}", "download_offline_lite"))
     buttons = "\n".join(
         f'<a class="md-button ad-download" href="{href}" download>'
         f"{html.escape(edition.word(key))}</a>"

@@ -5,8 +5,8 @@ cache's record of the library code each page's blocks reached. Leaves: for a
 rebuild, a decision per page (render it, or keep last build's output) and what
 the pages it keeps still give the site (titles for the navigation, search
 entries). :mod:`.partial` holds the rules, :mod:`.stamps` says which files
-changed, :mod:`.helper` runs some pages' blocks in a second process, :mod:`.collector`
-keeps the long-lived objects out of the garbage collector's way, and
+changed, :mod:`.collector` keeps the long-lived objects out of the garbage
+collector's way, and
 :mod:`..upstream.mkdocs_dirty` holds the reaches into MkDocs that carry them out.
 """
 

@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import gc
 
+from attention_docs_site.upstream import guard
+
+TRICK = "serve: long-lived objects frozen"
+
 
 def full_build_starts() -> None:
     """Give the collector back what the last full build froze."""
@@ -25,5 +29,6 @@ def full_build_starts() -> None:
 
 def full_build_finished() -> None:
     """Collect what the full build left as garbage, and freeze the rest."""
-    gc.collect()
-    gc.freeze()
+    if guard.speed_on(TRICK):
+        gc.collect()
+        gc.freeze()

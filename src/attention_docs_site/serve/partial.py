@@ -59,7 +59,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attention_docs_site.markdown.code_names import names_digest
-from attention_docs_site.serve.helper import Helper
 from attention_docs_site.serve.stamps import Roots, Stamp, classify, stamps
 from attention_docs_site.translations.pages import english_path
 from attention_docs_site.upstream.mkdocs_dirty import (
@@ -114,7 +113,6 @@ class PartialBuilds:
         self.order: list[PageKey] = []
         self.rendered: dict[PageKey, PageMemo] = {}
         self.seen = 0  # search entries of the edition's index already assigned
-        self.helper = Helper()  # runs some pages' blocks in a second process
 
     # The build as a whole ---------------------------------------------------
 
@@ -199,24 +197,17 @@ class PartialBuilds:
     def failed(self) -> None:
         """The build failed: the next renders every page."""
         self.complete = self.partial = False
-        self.helper.finish(stop=True)
 
     # One edition's build ----------------------------------------------------
 
-    def choose(
-        self,
-        lang: str,
-        files: Files,
-        cache: ExecCache | None,
-        config: MkDocsConfig | None = None,
-    ) -> None:
+    def choose(self, lang: str, files: Files, cache: ExecCache | None) -> None:
         """Before the edition's pages are read: which to render, which to keep."""
         pages = list(files.documentation_pages())
         self.order = [(lang, file.src_uri) for file in pages]
         self.rendered, self.seen = {}, 0
         if not self.partial:
             return
-        rendered, rerun = [], []
+        rendered = []
         for file in pages:
             memo = self.memo.get((lang, file.src_uri))
             reason = self._render_reason(file, memo, cache)
@@ -225,8 +216,6 @@ class PartialBuilds:
                 rendered.append(f"{file.src_uri} ({reason})")
             elif file.page is not None and memo is not None:
                 keep_title(file.page, memo.title, memo.meta)
-            if reason == _RERUN and file.page is not None:
-                rerun.append(file.src_uri)
         log.info(
             "attention_docs serve: %s: %d of %d pages rendered%s",
             lang,
@@ -234,23 +223,6 @@ class PartialBuilds:
             len(pages),
             "".join(f"\n  {line}" for line in rendered),
         )
-        if config is not None:
-            self._help(rerun, files, config)
-
-    def _help(self, rerun: list[str], files: Files, config: MkDocsConfig) -> None:
-        """Give every other page whose blocks run again to :mod:`.helper`."""
-
-        def render(uri: str) -> None:
-            file = files.get_file_from_path(uri)
-            assert file is not None and file.page is not None
-            render_now(file.page, config, files)
-
-        theirs = self.helper.start(rerun, render)
-        if theirs:
-            log.info(
-                "attention_docs serve: a second process runs the blocks of %s first",
-                ", ".join(theirs),
-            )
 
     def _render_reason(
         self, file: File, memo: PageMemo | None, cache: ExecCache | None
@@ -277,13 +249,8 @@ class PartialBuilds:
             return "no output yet"
         return ""
 
-    def page_started(self, uri: str, cache: ExecCache | None) -> None:
-        """A page's Markdown is about to be rendered: count its reach anew.
-
-        If the second process has the page, it is waited for: its blocks are
-        then in the cache.
-        """
-        self.helper.wait_for(uri)
+    def page_started(self, cache: ExecCache | None) -> None:
+        """A page's Markdown is about to be rendered: count its reach anew."""
         if cache is not None:
             cache.reached = set()
 
@@ -329,7 +296,6 @@ class PartialBuilds:
 
     def edition_built(self, entries: list[Any] | None) -> None:
         """Before the edition's index is written: every page's entries, in order."""
-        self.helper.finish()
         if self.partial and entries is not None:
             entries[:] = [
                 entry

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from mkdocs.exceptions import PluginError
 
 from attention_docs_site.editions import Editions
+from attention_docs_site.execute import render_cache
 from attention_docs_site.execute.notebooks import write_notebook_zips
 from attention_docs_site.layout import PYODIDE_FOLDER
 from attention_docs_site.site import csp, links, math_font, pyodide
@@ -32,7 +33,6 @@ from attention_docs_site.site.offline import OFFLINE_FOLDER, write_offline_zips
 from attention_docs_site.site.search_split import split_search_index
 from attention_docs_site.upstream.guard import check_expected, finish_report
 from attention_docs_site.upstream.material_bundle import stagger_component_mounts
-from attention_docs_site.upstream.material_css import drop_palette_switching_rule
 from attention_docs_site.upstream.material_page import expect_theme_anchors
 from attention_docs_site.upstream.material_scripts import check_script_anchors
 from attention_docs_site.wheel import library_wheel, write_wheel
@@ -92,7 +92,6 @@ def write_site_files(
             site, config.theme["logo"], config.theme["favicon"], config.site_name
         )
     if partial is None:
-        drop_palette_switching_rule(site, config.theme.dirs)
         stagger_component_mounts(site, config.theme.dirs)
     if partial is None or partial.library:
         wheel = write_wheel(project, site)
@@ -226,7 +225,8 @@ def write_offline_copies(config: MkDocsConfig, editions: Editions) -> None:
     """Zip each edition as an offline copy (:mod:`.offline`)."""
     folders = {edition.lang: edition.folder for edition in editions}
     site_url = _site_url(config, "offline copies")
-    zips = write_offline_zips(Path(config.site_dir), site_url, folders)
+    cache = render_cache.folder()
+    zips = write_offline_zips(Path(config.site_dir), site_url, folders, cache)
     log.info("attention_docs offline copies: %s", _sizes(zips))
 
 

@@ -27,7 +27,13 @@ exercise notebooks, changed so that they work from a folder:
 
 The Chinese copy's top-level ``index.html`` opens ``zh/index.html``.
 
-The zips are reproducible (:func:`.notebook_files.write_zip`).
+When the site carries the Run buttons' runtime (Pyodide, some 18 MB zipped),
+each edition has a second, light copy without it: no runtime, no runner
+scripts, and pages that do not load them, so their code blocks show their
+outputs and no Run button.
+
+The zips are reproducible (:mod:`attention_docs_site.zips`); the runtime's
+part of a copy is zipped once, in the cache.
 """
 
 from __future__ import annotations
@@ -39,7 +45,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from attention_docs_site.execute.notebooks import write_zip
 from attention_docs_site.layout import (
     DIST_FOLDER,
     OFFLINE_FOLDER,
@@ -49,6 +54,7 @@ from attention_docs_site.layout import (
 )
 from attention_docs_site.site.csp import POLICY_META
 from attention_docs_site.upstream.material_html import offline_theme_edits
+from attention_docs_site.zips import cached_zip, write_zip
 
 SHIM = "assets/vendor/iframe-worker.js"  # its place in the copy
 _SHIM_SOURCE = Path(__file__).parent / "vendor" / "iframe-worker.js"
@@ -60,6 +66,9 @@ _NOT_A_PATH = re.compile(r"\A(?:#|[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 # sheet's own request for the font works).
 _FONT_PRELOAD = re.compile(r'<link rel="preload" href="[^"]*" as="font"[^>]*>\n?')
 _EXPORT = re.compile(r"^export (?=function|const|let|class)", re.MULTILINE)
+# The Run button's scripts (docs/assets/run*.js) and its tag in the pages.
+_RUNNER = re.compile(r"assets/run[a-z-]*\.js\Z")
+_RUNNER_TAG = re.compile(rb'<script src="[^"]*assets/run\.js"[^>]*></script>\n?')
 
 
 def edition_files(site_dir: Path, folder: str, others: list[str]) -> list[str]:
@@ -179,15 +188,68 @@ def _redirect(folder: str) -> str:
     )
 
 
+def _runtime_file(name: str) -> bool:
+    return name.startswith(f"{PYODIDE_FOLDER}/") or _RUNNER.search(name) is not None
+
+
+def _copy_members(
+    site_dir: Path, names: list[str], site: set[str], site_url: str
+) -> dict[str, bytes]:
+    """The pages and files of one copy, changed to work from a folder."""
+    files = {*names, SHIM}
+    members: dict[str, bytes] = {SHIM: _SHIM_SOURCE.read_bytes()}
+    for name in names:
+        data = (site_dir / name).read_bytes()
+        if name.endswith(".html"):
+            page = offline_page(data.decode("utf-8"), name, files, site, site_url)
+            data = page.encode("utf-8")
+        elif name == EXPLORABLES:
+            data = classic_script(data.decode("utf-8")).encode("utf-8")
+        members[name] = data
+    return members
+
+
+def _light(members: dict[str, bytes]) -> dict[str, bytes]:
+    """A copy's members without the runtime: no runner, pages that do not load it."""
+    return {
+        name: _RUNNER_TAG.sub(b"", data) if name.endswith(".html") else data
+        for name, data in members.items()
+        if not _runtime_file(name)
+    }
+
+
+def _write_copy(
+    target: Path, top: str, members: dict[str, bytes], cache: Path | None
+) -> None:
+    """Write one copy's zip: the runtime's files first, zipped once in ``cache``.
+
+    Without a cache they are zipped in place: the same bytes either way.
+    """
+    runtime = {n: members.pop(n) for n in list(members) if _runtime_file(n)}
+    if cache is None:
+        write_zip(target, top, runtime)
+        start = target
+    else:
+        start = cached_zip(cache / "offline-runtime", top, runtime)
+    write_zip(target, top, members, start=start)
+
+
 def write_offline_zips(
-    site_dir: Path, site_url: str, editions: Mapping[str, str]
+    site_dir: Path,
+    site_url: str,
+    editions: Mapping[str, str],
+    cache: Path | None = None,
 ) -> list[Path]:
     """Write ``offline/attention_docs-<lang>.zip`` for each edition.
+
+    When the site holds Pyodide's runtime, also ``attention_docs-<lang>-lite.zip``,
+    the copy without it (see the module's text).
 
     Parameters:
         site_dir: The built site.
         site_url: The published site's address, ending in ``/``.
         editions: Language -> folder, ``""`` for the default language.
+        cache: A folder where the runtime's part of a copy is zipped once.
 
     Returns:
         The zips written.
@@ -197,28 +259,21 @@ def write_offline_zips(
         for path in site_dir.rglob("*")
         if path.is_file()
     }
+    with_runtime = any(name.startswith(f"{PYODIDE_FOLDER}/") for name in site)
     written = []
     for lang, folder in editions.items():
         others = [f for f in editions.values() if f and f != folder]
         names = edition_files(site_dir, folder, others)
-        members: dict[str, bytes] = {}
-        files = {*names, SHIM}
-        for name in names:
-            data = (site_dir / name).read_bytes()
-            if name.endswith(".html"):
-                page = offline_page(data.decode("utf-8"), name, files, site, site_url)
-                data = page.encode("utf-8")
-            elif name == EXPLORABLES:
-                data = classic_script(data.decode("utf-8")).encode("utf-8")
-            members[name] = data
-        members[SHIM] = _SHIM_SOURCE.read_bytes()
         index = f"{folder}search/search_index.json"
         script = offline_search_index(json.loads((site_dir / index).read_text("utf-8")))
+        members = _copy_members(site_dir, names, site, site_url)
         members[index.removesuffix("json") + "js"] = script.encode("utf-8")
         if folder:
             members["index.html"] = _redirect(folder).encode("utf-8")
-        target = site_dir / OFFLINE_FOLDER / zip_name(lang)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_zip(target, f"attention_docs-{lang}", members)
-        written.append(target)
+        copies = {True: members, False: _light(members)} if with_runtime else {}
+        for runtime, copy in (copies or {True: members}).items():
+            target = site_dir / OFFLINE_FOLDER / zip_name(lang, runtime=runtime)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _write_copy(target, f"attention_docs-{lang}", dict(copy), cache)
+            written.append(target)
     return written

@@ -25,6 +25,11 @@ Two switches, for upgrades:
   ``scripts/canary.py``) records each reach's outcome instead of stopping at
   the first failure: a failing edit leaves its text as it was, the build goes
   on, and :func:`finish_report` writes the file and then fails the build.
+
+And one for the benchmarks only (not a reader's option):
+``ATTENTION_DOCS_BENCHMARK_OFF="<name>;<name>"`` turns off the named ``speed``
+reaches and process tricks (:data:`TRICKS`), one A/B variant of
+``benchmarks/reaches.py``.
 """
 
 from __future__ import annotations
@@ -44,6 +49,9 @@ from typing import Any, Literal
 from mkdocs.exceptions import PluginError
 
 REPORT_VARIABLE = "ATTENTION_DOCS_UPSTREAM_REPORT"
+BENCHMARK_VARIABLE = "ATTENTION_DOCS_BENCHMARK_OFF"
+# Speed measures that are not reaches, by the benchmarks' switch's names for them.
+TRICKS = frozenset({"serve: long-lived objects frozen"})  # serve/collector.py
 
 Need = Literal["correctness", "speed"]
 
@@ -61,6 +69,7 @@ class _Outcome:
 @dataclass
 class _State:
     speed_edits: bool = True
+    benchmark_off: frozenset[str] = frozenset()
     report: Path | None = None
     outcomes: dict[str, _Outcome] = field(default_factory=dict)
     # This build's: how often each reach applied, and why a reach must apply.
@@ -100,7 +109,7 @@ class Reach:
     @property
     def active(self) -> bool:
         """Whether this reach is applied (a speed reach: while the switch is on)."""
-        return self.need == "correctness" or _STATE.speed_edits
+        return self.need == "correctness" or speed_on(self.name)
 
     def installed(self) -> str:
         """The installed version of the package (``"not installed"`` if none)."""
@@ -239,10 +248,29 @@ def start_build(*, speed_edits: bool, fresh: bool = True) -> None:
     adds to its site's counts).
     """
     _STATE.speed_edits = speed_edits
+    _STATE.benchmark_off = benchmark_off()
     if fresh:
         _STATE.applied, _STATE.expected = {}, {}
     target = os.environ.get(REPORT_VARIABLE)
     _STATE.report = Path(target) if target else None
+
+
+def benchmark_off() -> frozenset[str]:
+    """The speed reaches and tricks the benchmarks' switch names (else PluginError)."""
+    value = os.environ.get(BENCHMARK_VARIABLE, "")
+    names = frozenset(name.strip() for name in value.split(";") if name.strip())
+    known = {name for name, reach in REACHES.items() if reach.need == "speed"}
+    if unknown := sorted(names - known - TRICKS):
+        raise PluginError(
+            f"{BENCHMARK_VARIABLE} names no speed reach or trick: {unknown}; "
+            "python -m attention_docs_site.upstream lists the reaches"
+        )
+    return names
+
+
+def speed_on(name: str) -> bool:
+    """Whether a speed reach or trick runs: both switches let it."""
+    return _STATE.speed_edits and name not in _STATE.benchmark_off
 
 
 def check_expected() -> None:

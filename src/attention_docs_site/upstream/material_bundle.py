@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from attention_docs_site.upstream.guard import UpstreamChanged, declare
-from attention_docs_site.upstream.material_css import theme_file
+from attention_docs_site.upstream.material_files import theme_file
 
 BUNDLE = "assets/javascripts/bundle.*.min.js"
 STAGGER = "__adStagger"

@@ -17,7 +17,7 @@ in the theme's files, or the build fails naming the reach.
 from __future__ import annotations
 
 from attention_docs_site.upstream.guard import Reach, declare
-from attention_docs_site.upstream.material_css import theme_file
+from attention_docs_site.upstream.material_files import theme_file
 
 PALETTE_READ = declare(
     "material: the palette the head script reads",

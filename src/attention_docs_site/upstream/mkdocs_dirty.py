@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from attention_docs_site.upstream.guard import declare
+from attention_docs_site.upstream.material_search import SEARCH_INDEX
 from attention_docs_site.upstream.watchdog import building
 
 if TYPE_CHECKING:
@@ -157,6 +158,16 @@ def _quiet_dirty_warning(record: logging.LogRecord) -> bool:
 def partial() -> bool:
     """Whether the build under way is one the serve stage made partial."""
     return _SWITCH.partial
+
+
+def partial_allowed() -> bool:
+    """Whether serve's rebuilds may be partial: the three reaches they need are on.
+
+    The dirty build, the page skip that makes it partial, and the search
+    index's entries, which a partial build must complete: with any of them
+    off, a partial build would be wrong, so every rebuild is full.
+    """
+    return DIRTY_BUILDS.active and PAGE_SKIP.active and SEARCH_INDEX.active
 
 
 def render_only(file: File, render: bool) -> None:

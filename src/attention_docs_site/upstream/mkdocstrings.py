@@ -102,7 +102,8 @@ def _process_block(serve: Serve, original: Callable[..., Any]) -> Callable[..., 
         heading_level: int = 0,
     ) -> tuple[str, Any, Any]:
         page = self._autorefs.current_page
-        if page is None or not API_ENTRIES.active:
+        # Served from the cache only with the aliases of what was not collected.
+        if page is None or not (API_ENTRIES.active and API_ALIASES.active):
             return original(self, identifier, yaml_block, heading_level)
         import yaml
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from attention_docs_site.upstream.guard import REACHES, Reach
 
-_NOT_DECLARING = {"__main__", "guard", "registry"}
+_NOT_DECLARING = {"__main__", "guard", "material_files", "registry"}
 MODULES = tuple(
     importlib.import_module(f"{__package__}.{info.name}")
     for info in pkgutil.iter_modules([str(Path(__file__).parent)])
