@@ -1,4 +1,4 @@
-"""A/B of each speed reach and process trick: what it buys against the run's noise.
+"""A/B of each speed reach: what it buys against the run's noise.
 
 Run from the repository root after `bash scripts/setup.sh test`:
 
@@ -7,8 +7,8 @@ Run from the repository root after `bash scripts/setup.sh test`:
     .venv/bin/python benchmarks/reaches.py reader --runs 5
     .venv/bin/python benchmarks/reaches.py serve --size 1 --only "<reach name>"
 
-Each ``speed`` reach of ``src/attention_docs_site/upstream/`` and each process
-trick (``guard.TRICKS``) is turned off alone through the benchmarks' switch,
+Each ``speed`` reach of ``src/attention_docs_site/upstream/`` is turned off
+alone through the benchmarks' switch,
 ``ATTENTION_DOCS_BENCHMARK_OFF`` (not a reader's option), and measured against
 the figure it exists for:
 
@@ -63,7 +63,7 @@ PROSE, FUNCTION, SAME = (
     "one figure's function (kernel_shapes)",
     "no change (file saved as it is)",
 )
-# Each speed reach or trick, and the figure it exists for.
+# Each speed reach, and the figure it exists for.
 SERVE = {
     "material: search entries from the cache": PROSE,
     "material: the search index's entries": PROSE,
@@ -74,9 +74,7 @@ SERVE = {
     "mkdocs: the theme's files listed once per serve": PROSE,
     "mkdocstrings-python: a cached entry's aliases": PROSE,
     "mkdocstrings: API entries from the cache": PROSE,
-    "watchdog: no polling while serve builds": FUNCTION,
     "watchdog: serve polls every 0.1 s": PROSE,
-    "serve: long-lived objects frozen": FUNCTION,
 }
 # Measured on the floor: warm builds without code or PDFs, MkDocs's own count.
 FLOOR_FIGURE = "floor (MkDocs's count)"
@@ -85,8 +83,6 @@ FLOOR = {
 }
 READER = {
     "material: bundle's staggered start": "tbt",
-    "material: code annotation lists": "cls",
-    "material: palette's switching rule": "tbt",
     "material: scripts deferred": "fcp",
     "mkdocs: explorables fetched late": "fcp",
     "mkdocstrings: style sheet on API pages only": "fcp",
@@ -97,12 +93,11 @@ UNITS |= {"tbt": "ms", "fcp": "s", "lcp": "s", "cls": ""}
 
 
 def check_lists() -> None:
-    """Every speed reach and trick is measured by exactly one of the parts."""
+    """Every speed reach is measured by exactly one of the parts."""
     speed = {reach.name for reach in registry.reaches() if reach.need == "speed"}
     listed = SERVE.keys() | FLOOR.keys() | READER.keys()
-    if listed != speed | guard.TRICKS:
-        missing = sorted((speed | guard.TRICKS) - listed)
-        gone = sorted(listed - speed - guard.TRICKS)
+    if listed != speed:
+        missing, gone = sorted(speed - listed), sorted(listed - speed)
         raise SystemExit(
             f"reaches.py's lists are stale: unlisted {missing}, gone {gone}"
         )

@@ -56,7 +56,7 @@ from attention_docs_site.page.content import (
     write_notebook_download,
 )
 from attention_docs_site.page.notebook_pages import is_notebook
-from attention_docs_site.serve import PartialBuilds, collector
+from attention_docs_site.serve import PartialBuilds
 from attention_docs_site.site.finish import Partial, check_pyodide, finish_site
 from attention_docs_site.site.search_split import search_languages
 from attention_docs_site.upstream import guard, mkdocs_dirty
@@ -136,16 +136,12 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
 
         None: no file changed, and no build is needed.
         """
-        if (
-            partial := self.partial.decide(allowed=mkdocs_dirty.partial_allowed())
-        ) is False:
-            collector.full_build_starts()
-        return partial
+        return self.partial.decide(allowed=mkdocs_dirty.partial_allowed())
 
     def on_serve(
         self, server: LiveReloadServer, *, config: MkDocsConfig, builder: object
     ) -> LiveReloadServer:
-        """Notice a save within a tenth of a second; poll only between builds."""
+        """Notice a save within a tenth of a second."""
         quicker_serve(server, SERVE_POLL_SECONDS)
         log.info(
             "attention_docs: under mkdocs serve, no PDFs, no offline copies and "
@@ -343,8 +339,6 @@ class AttentionDocsPlugin(BasePlugin[AttentionDocsConfig]):
             ),
         )
         if self.serving:
-            if not partial.partial:
-                collector.full_build_finished()
             partial.finished()
 
     on_post_build = CombinedEvent(_edition_built, _report_cache, _finish_site)

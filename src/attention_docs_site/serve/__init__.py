@@ -5,12 +5,10 @@ cache's record of the library code each page's blocks reached. Leaves: for a
 rebuild, a decision per page (render it, or keep last build's output) and what
 the pages it keeps still give the site (titles for the navigation, search
 entries). :mod:`.partial` holds the rules, :mod:`.stamps` says which files
-changed, :mod:`.collector` keeps the long-lived objects out of the garbage
-collector's way, and
+changed, and
 :mod:`..upstream.mkdocs_dirty` holds the reaches into MkDocs that carry them out.
 """
 
-from attention_docs_site.serve import collector
 from attention_docs_site.serve.partial import PartialBuilds
 
-__all__ = ["PartialBuilds", "collector"]
+__all__ = ["PartialBuilds"]

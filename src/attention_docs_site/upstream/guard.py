@@ -28,8 +28,7 @@ Two switches, for upgrades:
 
 And one for the benchmarks only (not a reader's option):
 ``ATTENTION_DOCS_BENCHMARK_OFF="<name>;<name>"`` turns off the named ``speed``
-reaches and process tricks (:data:`TRICKS`), one A/B variant of
-``benchmarks/reaches.py``.
+reaches, one A/B variant of ``benchmarks/reaches.py``.
 """
 
 from __future__ import annotations
@@ -50,8 +49,6 @@ from mkdocs.exceptions import PluginError
 
 REPORT_VARIABLE = "ATTENTION_DOCS_UPSTREAM_REPORT"
 BENCHMARK_VARIABLE = "ATTENTION_DOCS_BENCHMARK_OFF"
-# Speed measures that are not reaches, by the benchmarks' switch's names for them.
-TRICKS = frozenset({"serve: long-lived objects frozen"})  # serve/collector.py
 
 Need = Literal["correctness", "speed"]
 
@@ -256,20 +253,20 @@ def start_build(*, speed_edits: bool, fresh: bool = True) -> None:
 
 
 def benchmark_off() -> frozenset[str]:
-    """The speed reaches and tricks the benchmarks' switch names (else PluginError)."""
+    """The speed reaches the benchmarks' switch names (else PluginError)."""
     value = os.environ.get(BENCHMARK_VARIABLE, "")
     names = frozenset(name.strip() for name in value.split(";") if name.strip())
     known = {name for name, reach in REACHES.items() if reach.need == "speed"}
-    if unknown := sorted(names - known - TRICKS):
+    if unknown := sorted(names - known):
         raise PluginError(
-            f"{BENCHMARK_VARIABLE} names no speed reach or trick: {unknown}; "
+            f"{BENCHMARK_VARIABLE} names no speed reach: {unknown}; "
             "python -m attention_docs_site.upstream lists the reaches"
         )
     return names
 
 
 def speed_on(name: str) -> bool:
-    """Whether a speed reach or trick runs: both switches let it."""
+    """Whether a speed reach runs: both switches let it."""
     return _STATE.speed_edits and name not in _STATE.benchmark_off
 
 

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 from attention_docs_site.upstream.guard import declare
 from attention_docs_site.upstream.material_search import SEARCH_INDEX
-from attention_docs_site.upstream.watchdog import building
 
 if TYPE_CHECKING:
     from jinja2 import BytecodeCache, Environment
@@ -136,15 +135,14 @@ def _partial_build(
         if not outer:
             original(config, serve_url=serve_url, dirty=_SWITCH.partial)
             return
-        with building():  # serve's file watcher waits
-            decision = _SWITCH.decide() if _SWITCH.decide else False
-            if decision is None:
-                return  # nothing changed: the site is what a build would write
-            _SWITCH.partial = decision
-            try:
-                original(config, serve_url=serve_url, dirty=decision)
-            finally:
-                _SWITCH.partial = False
+        decision = _SWITCH.decide() if _SWITCH.decide else False
+        if decision is None:
+            return  # nothing changed: the site is what a build would write
+        _SWITCH.partial = decision
+        try:
+            original(config, serve_url=serve_url, dirty=decision)
+        finally:
+            _SWITCH.partial = False
 
     build._attention_docs = True  # type: ignore[attr-defined]
     return build

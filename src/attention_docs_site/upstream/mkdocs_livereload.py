@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from attention_docs_site.upstream.guard import declare
-from attention_docs_site.upstream.watchdog import pause_while_building, poll_every
+from attention_docs_site.upstream.watchdog import poll_every
 
 log = logging.getLogger("mkdocs.plugins.attention_docs")
 
@@ -49,5 +49,4 @@ def quicker_serve(server: object, poll_seconds: float) -> None:
     observer = getattr(server, "observer", None)
     if not poll_every(observer, poll_seconds):
         log.info("attention_docs: the file watcher keeps its own interval")
-    pause_while_building(observer)
     shorten_build_delay(server)
