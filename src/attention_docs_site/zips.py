@@ -53,16 +53,20 @@ def write_zip(
 def cached_zip(folder: Path, top: str, members: Mapping[str, bytes]) -> Path:
     """The zip of ``members`` under ``top``, written into ``folder`` if not there.
 
-    Its name is the digest of the top folder and every member's name and
-    bytes, so other members make another zip; it is written atomically.
+    Its name is the top folder and the digest of every member's name and
+    bytes, so other members make another zip; it is written atomically, and
+    the zips of the same top folder with other members (a runtime upgraded
+    since) are deleted.
     """
-    digest = hashlib.sha256(top.encode())
+    digest = hashlib.sha256()
     for name in sorted(members):
         digest.update(hashlib.sha256(name.encode()).digest())
         digest.update(hashlib.sha256(members[name]).digest())
-    path = folder / f"{digest.hexdigest()}.zip"
+    path = folder / f"{top}-{digest.hexdigest()}.zip"
     if not path.is_file():
         folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob(f"{top}-*.zip"):
+            old.unlink(missing_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as f:
             written = Path(f.name)
         write_zip(written, top, members)

@@ -210,3 +210,35 @@ def test_a_site_with_the_runtime_also_has_a_light_copy_without_it(tmp_path):
     assert "assets/run.js" in full.read(page).decode()
     assert "assets/run.js" not in lite.read(page).decode()
     assert lite.read(page).decode() == full.read(page).decode().replace(runner, "")
+
+
+def test_the_runtime_s_part_is_zipped_once_and_the_copy_is_the_same(tmp_path):
+    """From the cache or not, the same bytes; an upgraded runtime replaces its zip."""
+    from attention_docs_site.zips import cached_zip
+
+    site = tmp_path / "site"
+    files = {
+        "index.html": PAGE,
+        "assets/run.js": "run()",
+        f"{PYODIDE_FOLDER}/pyodide.asm.wasm": "wasm " * 1000,
+        "search/search_index.json": '{"config": {}, "docs": [{"location": ""}]}',
+    }
+    for name, text in files.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text, "utf-8")
+    plain = [z.read_bytes() for z in write_offline_zips(site, URL, {"en": ""})]
+    cache = tmp_path / "cache"
+    cached = [z.read_bytes() for z in write_offline_zips(site, URL, {"en": ""}, cache)]
+    again = [z.read_bytes() for z in write_offline_zips(site, URL, {"en": ""}, cache)]
+    assert plain == cached == again
+    kept = sorted((cache / "offline-runtime").iterdir())
+    assert len(kept) == 1 and kept[0].name.startswith("attention_docs-en-")
+    full = zipfile.ZipFile(site / "offline" / "attention_docs-en.zip")
+    assert full.testzip() is None
+    top = "attention_docs-en/"
+    assert full.namelist()[:2] == [  # the runtime's part first
+        f"{top}assets/run.js",
+        f"{top}{PYODIDE_FOLDER}/pyodide.asm.wasm",
+    ]
+    newer = cached_zip(cache / "offline-runtime", "attention_docs-en", {"x": b"1"})
+    assert sorted((cache / "offline-runtime").iterdir()) == [newer]

@@ -225,13 +225,14 @@ def _write_copy(
 
     Without a cache they are zipped in place: the same bytes either way.
     """
-    runtime = {n: members.pop(n) for n in list(members) if _runtime_file(n)}
+    runtime = {n: data for n, data in members.items() if _runtime_file(n)}
+    rest = {n: data for n, data in members.items() if n not in runtime}
     if cache is None:
         write_zip(target, top, runtime)
         start = target
     else:
         start = cached_zip(cache / "offline-runtime", top, runtime)
-    write_zip(target, top, members, start=start)
+    write_zip(target, top, rest, start=start)
 
 
 def write_offline_zips(
@@ -270,10 +271,12 @@ def write_offline_zips(
         members[index.removesuffix("json") + "js"] = script.encode("utf-8")
         if folder:
             members["index.html"] = _redirect(folder).encode("utf-8")
-        copies = {True: members, False: _light(members)} if with_runtime else {}
-        for runtime, copy in (copies or {True: members}).items():
+        copies = {True: members}
+        if with_runtime:
+            copies[False] = _light(members)
+        for runtime, copy in copies.items():
             target = site_dir / OFFLINE_FOLDER / zip_name(lang, runtime=runtime)
             target.parent.mkdir(parents=True, exist_ok=True)
-            _write_copy(target, f"attention_docs-{lang}", dict(copy), cache)
+            _write_copy(target, f"attention_docs-{lang}", copy, cache)
             written.append(target)
     return written
