@@ -1,10 +1,15 @@
 // The Run button's editor, loaded by run.js on a reader's first click on
 // "Edit and run" (the first visit pays only for run.js): the panel with the
-// code, Run and Reset, and the Web Worker in which Python runs
+// code, Run, Stop and Reset, and the Web Worker in which Python runs
 // (run-worker.js), from the site's own files. A page's blocks share one
 // namespace per session, as in the build: running a block first runs the
 // earlier blocks of its session that have not run yet. A block that needs
 // PyTorch, which Pyodide lacks, shows its code and the notebooks instead.
+//
+// Stop ends the worker: Python's interrupt needs a shared buffer, which a
+// page gets only with cross-origin isolation, and GitHub Pages sends no such
+// headers. Every run waiting on that worker ends as stopped, and the next
+// Run starts a fresh one, which runs the session's earlier blocks again.
 (() => {
   let worker = null;
   let started = null;
@@ -56,7 +61,19 @@
     return started;
   }
 
+  function stopPython() {
+    if (!worker) return;
+    worker.terminate();
+    worker = started = null;
+    ran.clear(); // a new worker has run nothing yet
+    for (const [id, entry] of waiting) {
+      waiting.delete(id);
+      entry.resolve({ stopped: true });
+    }
+  }
+
   const SCRIPT = document.currentScript.src;
+  const LONG_RUN_MS = 20_000; // a run this long: the status points at Stop
 
   function element(name, attributes = {}, text = "") {
     const node = document.createElement(name);
@@ -99,14 +116,20 @@
     const status = (text) => (panel.status.textContent = text);
     const button = panel.run;
     button.disabled = true;
+    panel.stop.hidden = false;
     block.setAttribute("aria-busy", "true");
     status("");
+    const long = setTimeout(() => {
+      if (panel.status.textContent === labels.running) status(labels.long_run);
+    }, LONG_RUN_MS);
+    const stopped = (reply) => reply.stopped && (status(labels.stopped), true);
     try {
       if (location.protocol === "file:") {
         status(labels.file_protocol);
         return;
       }
       const start = await startPython(labels, status);
+      if (stopped(start)) return;
       if (start.error) {
         status(labels.failed + " " + start.error);
         return;
@@ -119,11 +142,13 @@
         if (earlier.dataset.runNeeds) {
           // It cannot run here, but what it imports, later blocks may use
           // (the build keeps the code of such a block only if it imports).
-          if (earlier.dataset.runCode) await ask({ type: "imports", session, code: earlier.dataset.runCode });
+          const code = earlier.dataset.runCode;
+          if (code && stopped(await ask({ type: "imports", session, code }))) return;
           ran.add(earlier);
           continue;
         }
         const reply = await ask({ type: "run", session, code: codeOf(earlier), mode: modeOf(earlier) });
+        if (stopped(reply)) return;
         ran.add(earlier);
         if (reply.error) {
           status(labels.earlier_failed);
@@ -133,12 +158,16 @@
       }
       status(labels.running);
       const reply = await ask({ type: "run", session, code: panel.code.value, mode: modeOf(block) });
+      if (stopped(reply)) return;
       ran.add(block);
       block.output.replaceChildren(render(block, reply));
       document.dispatchEvent(new CustomEvent("ad:content"));
       status(reply.error ? labels.raised : labels.done);
     } finally {
+      clearTimeout(long);
       button.disabled = false;
+      if (document.activeElement === panel.stop) button.focus(); // not lost
+      panel.stop.hidden = true;
       block.removeAttribute("aria-busy");
     }
   }
@@ -177,13 +206,15 @@
       });
       code.value = block.dataset.runCode;
       const runButton = element("button", { type: "button", class: "md-button md-button--primary" }, labels.run);
+      const stop = element("button", { type: "button", class: "md-button", hidden: "" }, labels.stop);
       const reset = element("button", { type: "button", class: "md-button" }, labels.reset);
       const status = element("p", { class: "ad-run-status", role: "status", "aria-live": "polite" });
       const original = pristine(block.output);
       const controls = element("div", { class: "ad-run-controls" });
-      controls.append(runButton, reset);
+      controls.append(runButton, stop, reset);
       panel.append(code, controls, status);
-      Object.assign(panel, { code, run: runButton, status });
+      Object.assign(panel, { code, run: runButton, stop, status });
+      stop.addEventListener("click", stopPython);
       runButton.addEventListener("click", () => run(block, panel));
       code.addEventListener("keydown", (event) => {
         if (event.key === "Enter" && (event.ctrlKey || event.metaKey || event.shiftKey)) {

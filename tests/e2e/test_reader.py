@@ -660,7 +660,7 @@ def test_nothing_moves_after_the_first_paint(browser, site_url, lang, path, widt
     """The layout shift of a visit, read to the end, stays at 0.01 or below;
     figures far from the screen are skipped, in a box of their shape.
 
-    What the page itself moves: the explorables (started
+    What the page itself moves: the annotations, the explorables (started
     when the browser is idle), the figures. The visit is measured as an idle
     machine makes it, so that a loaded test machine's timing does not count:
     with the page's files in the browser's cache (the preloaded math font

@@ -308,3 +308,49 @@ def test_the_page_s_security_policy_stays_strict_and_lets_python_run(browser, si
     assert block.locator(".ad-run-status").text_content() == DONE["en"]
     assert refused == []
     context.close()
+
+
+RUNNING = {"en": "Running…", "zh": "正在运行……"}
+STOPPED = {"en": "Stopped.", "zh": "已停止。"}
+STOP = {"en": "Stop", "zh": "停止"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_stop_ends_an_endless_loop_and_the_next_run_works(page, site_url, lang):
+    """Stop ends the worker within a second; the next Run starts Python again."""
+    visit(page, site_url, "attention-pooling/", lang)
+    block = page.locator('.ad-run[data-run-code*="nadaraya_watson_fit"]')
+    built = _printed(block)
+    block.locator(".ad-run-open").click()
+    panel = block.locator(".ad-run-panel")
+    stop = panel.get_by_role("button", name=STOP[lang])
+    assert stop.is_hidden()  # only while a run goes
+    panel.locator("textarea").fill("while True:\n    pass")
+    run = panel.get_by_role("button", name=re.compile("^(Run|运行)$"))
+    run.click()
+    status = panel.locator(".ad-run-status")
+    page.wait_for_function(
+        "([s, text]) => s.textContent === text",
+        arg=[status.element_handle(), RUNNING[lang]],
+        timeout=FIRST_RUN_MS,
+    )
+    page.wait_for_timeout(500)  # the loop is under way
+    assert run.is_disabled()
+    stop.focus()
+    page.keyboard.press("Enter")  # by keyboard, as a reader may
+    page.wait_for_function("b => !b.disabled", arg=run.element_handle(), timeout=1000)
+    assert status.text_content().startswith(STOPPED[lang])
+    assert stop.is_hidden() and _printed(block) == built  # the output stays
+    assert page.evaluate("document.activeElement.textContent") == run.text_content()
+    # The block's own code runs in a fresh worker, its earlier blocks first.
+    panel.get_by_role("button", name=re.compile("^(Reset|还原)$")).click()
+    _run(page, block)
+    assert status.text_content() == DONE[lang]
+    assert block.locator(".ad-run-output svg").count() > 0
+    # Code that asks for 4.7 GB, in arrays small enough for a 32-bit address
+    # space, more than WebAssembly's memory: Python's MemoryError, not a dead panel.
+    bomb = "import numpy as np\n[np.ones((14_000, 14_000)) for _ in range(3)]"
+    _run(page, block, code=bomb)
+    assert status.text_content().startswith(RAISED[lang])
+    assert "MemoryError" in block.locator(".ad-run-error").text_content()
+    assert page.problems == []

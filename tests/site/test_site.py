@@ -90,6 +90,75 @@ def test_inline_and_display_formulas_become_mathml_in_markdown():
     assert "arithmatex" not in out
 
 
+ANNOTATED = """Text.
+
+```python
+data = make_dataset()  # (1)!
+```
+
+1.  The seed.
+
+- In a list:
+
+    ```python
+    x = 1  # (2)!
+    ```
+
+    1.  A note.
+
+```python
+plain = 1
+```
+
+1.  Not annotations: the block has no marker.
+"""
+
+
+def _annotated(text):
+    import markdown
+
+    return markdown.markdown(
+        text,
+        extensions=[
+            "pymdownx.highlight",
+            "pymdownx.superfences",
+            "attention_docs_site.markdown.annotations",
+        ],
+    )
+
+
+def test_the_list_after_an_annotated_code_block_is_classed_where_it_is_made():
+    out = _annotated(ANNOTATED)
+    assert out.count('<ol class="ad-annotations">') == 2  # nested one included
+    assert re.search(
+        r'# \(1\)!</span>\n</code></pre></div>\n<ol class="ad-annotations">', out
+    )
+    assert re.search(
+        r"plain.*?</code></pre></div>\n<ol>\n<li>Not annotations", out, re.S
+    )
+
+
+def test_an_annotated_block_without_its_list_names_the_reach():
+    with pytest.raises(
+        ThemeMarkupChanged, match="code annotation lists.*followed by <p>"
+    ):
+        _annotated("```python\nx = 1  # (1)!\n```\n\nNo list.\n")
+    with pytest.raises(ThemeMarkupChanged, match="followed by nothing"):
+        _annotated("```python\nx = 1  # (1)!\n```\n")
+
+
+def test_with_the_speed_edits_off_the_lists_are_classed_all_the_same():
+    """A layout's correctness, not a speed measure: the switch leaves it on."""
+    from attention_docs_site.upstream import guard
+
+    guard.start_build(speed_edits=False)
+    try:
+        out = _annotated(ANNOTATED)
+    finally:
+        guard.start_build(speed_edits=True)
+    assert out.count('<ol class="ad-annotations">') == 2
+
+
 def test_math_in_code_is_left_alone():
     out = _markdown("Code `$x$` and `\\(y\\)`:\n\n```text\n$$z$$ and $w$\n```\n")
     assert "<math" not in out

@@ -324,11 +324,13 @@ def test_a_reach_the_build_expects_must_apply_somewhere_in_it():
 
 
 def test_the_theme_s_anchors_are_expected_where_the_site_has_them():
-    from attention_docs_site.upstream import material_page
+    from attention_docs_site.upstream import material_html, material_page
 
     nav = [{"Home": "index.md"}, {"Chapters": ["a.md", "b.md"]}]
     material_page.expect_theme_anchors(["navigation.sections"], nav, 2)
+    material_html.expect_annotations("x = 1  # (1)!\n", "docs/a.md")
     for reach in (  # as check_expected names them: by name
+        material_html.CODE_ANNOTATIONS,
         material_page.EMPTY_TABINDEX,
         material_page.LANGUAGE_ALTERNATES,
     ):
@@ -338,7 +340,8 @@ def test_the_theme_s_anchors_are_expected_where_the_site_has_them():
     guard.check_expected()
     guard.start_build(speed_edits=True)
     material_page.expect_theme_anchors(["navigation.tabs"], [{"Home": "i.md"}], 1)
-    guard.check_expected()  # one edition, no sections
+    material_html.expect_annotations("x = 1  # (1) no bang\n", "docs/a.md")
+    guard.check_expected()  # one edition, no sections, no annotation
 
 
 def test_the_names_the_site_s_scripts_read_from_material_are_checked(tmp_path):

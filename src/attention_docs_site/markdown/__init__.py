@@ -8,9 +8,10 @@ front matter parses and every library name its prose writes resolves
 Python-Markdown writes (heading permalinks, footnote back links) in the
 edition's language.
 
-Inside Python-Markdown's conversion, an extension listed in ``mkdocs.yml``
-edits the tree where it is made: :mod:`.mathml` turns arithmatex's formulas
-into MathML. The body the page stage receives has it done.
+Inside Python-Markdown's conversion, two extensions listed in ``mkdocs.yml``
+edit the tree where it is made: :mod:`.mathml` turns arithmatex's formulas
+into MathML, and :mod:`.annotations` classes Material's code annotation
+lists. The body the page stage receives has both done.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from attention_docs_site.markdown.code_names import (
     check_code_names,
 )
 from attention_docs_site.translations import split_front_matter
+from attention_docs_site.upstream.material_html import expect_annotations
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -51,6 +53,7 @@ def check_page_markdown(markdown: str, page: Page, edition: Edition) -> str:
         split_front_matter(
             source.read_text(encoding="utf-8"), Path("docs") / page.file.src_uri
         )
+    expect_annotations(markdown, f"docs/{page.file.src_uri}")
     try:
         check_code_names(markdown, f"docs/{page.file.src_uri}")
     except UnknownLibraryName as error:

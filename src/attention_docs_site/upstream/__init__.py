@@ -14,7 +14,7 @@ prints the declarations with the installed versions.
 - ``material_page``: edits of the theme's markup in a built page (Material,
   mkdocstrings), each a handler of the page's one walk (``html_walk``);
 - ``material_html``: edits of the HTML of Material and MkDocs in the
-  template's scripts block, the offline copies and
+  template's scripts block, a page's code annotations, the offline copies and
   the security policy;
 - ``material_files``: the theme's files an edit or a check reads;
 - ``material_bundle`` (with ``stagger.js``): the bundle's staggered start and

@@ -2,10 +2,11 @@
 
 Each edit is declared as a :class:`~.guard.Reach` and applies through it, so
 markup an upgrade moved fails the build naming the edit. Here: the scripts
-block of the template, and what the whole-site steps change (the security
-policy, the offline copies). The edits of a built page's theme markup,
-made in the page's one walk, are in :mod:`.material_page`; nothing else
-edits the theme's markup.
+block of the template, the code annotation lists (classed by the Markdown
+stage, :mod:`attention_docs_site.markdown.annotations`), and what
+the whole-site steps change (the security policy, the offline copies). The
+edits of a built page's theme markup, made in the page's one walk, are in
+:mod:`.material_page`; nothing else edits the theme's markup.
 """
 
 from __future__ import annotations
@@ -40,6 +41,25 @@ EXPLORABLES_PRIORITY = declare(
     "speed",
 )
 _EXPLORABLES = re.compile(r'(<script src="[^"]*assets/explorables\.js" type="module")>')
+
+CODE_ANNOTATIONS = declare(
+    "material: code annotation lists",
+    "mkdocs-material",
+    "9.8.2",
+    'classes the list after an annotated code block "ad-annotations"',
+    "Material's script hides the list only once it runs; hidden by site.css "
+    "from the start, the text below does not shift as the reader reads "
+    "(without it, 0.013 to 0.026 of layout shift on parametric-attention-"
+    "pooling, tests/e2e/test_reader.py; a layout's correctness, not speed)",
+    "correctness",
+)
+# A code block as pymdownx.highlight writes it, whose comments carry
+# Material's annotation markers, "# (1)!": the ordered list right after it
+# holds the annotations.
+_ANNOTATED = re.compile(
+    r'^\s*<div class="(?:language-\w+ )?highlight">.*\(\d+\)!', re.DOTALL
+)
+ANNOTATIONS_CLASS = "ad-annotations"
 
 POLICY_PLACE = declare(
     "material: security policy after the charset",
@@ -115,6 +135,39 @@ TEMPLATE_EDITS = {"script tags": script_tags}
 def template_edit(block: str, name: str) -> markupsafe.Markup:
     """The Jinja filter ``upstream``: a block of the theme, edited as declared."""
     return markupsafe.Markup(TEMPLATE_EDITS[name](str(block)))
+
+
+def is_annotated_code(block: str) -> bool:
+    """Whether a code block's HTML carries Material's annotation markers.
+
+    The list right after such a block holds its annotations: Material's
+    script moves it into the block's tooltips and hides it; until it runs,
+    the list takes its room, and the text below moves up when it goes. The
+    Markdown stage classes the list :data:`ANNOTATIONS_CLASS`
+    (:mod:`attention_docs_site.markdown.annotations`), which the site's style
+    sheet hides from the start (``site.css``) and shows again without
+    scripts (``overrides/main.html``) and in print.
+    """
+    return CODE_ANNOTATIONS.active and _ANNOTATED.match(block) is not None
+
+
+# A code annotation marker in a page's Markdown: a comment ending "(1)!".
+_MARKER = re.compile(r"#\s*\(\d+\)!\s*$", re.MULTILINE)
+
+
+def expect_annotations(markdown: str, page: str) -> None:
+    """A page whose Markdown marks code annotations: the build must find them."""
+    if _MARKER.search(markdown):
+        CODE_ANNOTATIONS.expect(f"{page} marks code annotations")
+
+
+def require_annotation_list(following: str | None) -> bool:
+    """Fail the reach unless an annotated block is followed by its list."""
+    return CODE_ANNOTATIONS.require(
+        following == "ol",
+        "a code block with annotation markers is followed by "
+        f"{'nothing' if following is None else f'<{following}>'}, not its <ol>",
+    )
 
 
 def after_charset(page: str, element: str) -> str:
