@@ -45,7 +45,6 @@ SERVE_TESTS = "tests/e2e/test_serve.py"
 GUARD_TESTS = [
     "tests/site/test_upstream.py",
     "tests/site/test_site.py",
-    "tests/site/test_theme_css.py",
     "tests/site/test_theme_js.py",
     "tests/site/test_render_cache.py",
 ]

@@ -384,3 +384,14 @@ def test_a_page_without_the_anchor_applies_nothing_and_the_build_says_so():
         guard.check_expected()
     assert 'tabindex=""' not in walk(as_built, [EmptyTabindex()])
     guard.check_expected()
+
+
+def test_every_test_file_the_canary_runs_exists():
+    """A test file deleted or renamed would make the canary fail for no reach."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    canary = (root / "scripts" / "canary.py").read_text("utf-8")
+    named = re.findall(r'"(tests/[\w/]+\.py)"', canary)
+    assert len(named) >= 5, named
+    assert [name for name in named if not (root / name).is_file()] == []
