@@ -37,7 +37,6 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -50,7 +49,7 @@ from build import copy_project  # noqa: E402
 from build_times import FLOOR_SETTINGS, LOGS, build  # noqa: E402
 from helpers import SITE_PATH  # noqa: E402
 from multiply import multiply_chapters  # noqa: E402
-from reader import lighthouse  # noqa: E402
+from reader import build_site, lighthouse  # noqa: E402
 from serve import Server, edits, save_and_wait  # noqa: E402
 
 from attention_docs_site.site.book.static_server import serve_site  # noqa: E402
@@ -111,6 +110,11 @@ def variants(names: dict[str, str], only: list[str] | None) -> list[str]:
     return [ALL_ON, *chosen, ALL_ON]
 
 
+def labelled(chosen: list[str]) -> list[str]:
+    """Each variant's label: the two "all on" runs told apart by their place."""
+    return [f"{v} ({i})" if v == ALL_ON else v for i, v in enumerate(chosen)]
+
+
 def switch(variant: str) -> dict[str, str]:
     return {guard.BENCHMARK_VARIABLE: "" if variant == ALL_ON else variant}
 
@@ -148,8 +152,8 @@ def measure_serve(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]
         counter, failed = [0], []
         print("serve: a first serve fills the cache ...", file=sys.stderr, flush=True)
         serve_variant(project, ALL_ON, 1, counter)
-        for index, variant in enumerate(variants(SERVE, args.only)):
-            label = f"{variant} ({index})" if variant == ALL_ON else variant
+        chosen = variants(SERVE, args.only)
+        for label, variant in zip(labelled(chosen), chosen, strict=True):
             print(f"serve: {label} ...", file=sys.stderr, flush=True)
             try:
                 results[label] = serve_variant(project, variant, args.runs, counter)
@@ -165,7 +169,7 @@ def measure_serve(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]
 def measure_floor(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
     """Warm floor builds of the project, the variants interleaved round by round."""
     chosen = variants(FLOOR, args.only)
-    labels = [f"{v} ({i})" if v == ALL_ON else v for i, v in enumerate(chosen)]
+    labels = labelled(chosen)
     results: dict[str, dict[str, list[float]]] = {label: {} for label in labels}
     with tempfile.TemporaryDirectory() as folder:
         project = Path(folder)
@@ -182,22 +186,6 @@ def measure_floor(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]
     return results
 
 
-def build_variant(source: Path, target: Path, cache: Path, variant: str) -> None:
-    """The site without PDFs, strictly, with ``variant`` off."""
-    env = {
-        **os.environ,
-        **switch(variant),
-        "NO_MKDOCS_2_WARNING": "1",
-        "ATTENTION_DOCS_PDF": "off",
-        "PYTHONPATH": str(source / "src"),
-        "ATTENTION_DOCS_CACHE_DIR": str(cache),
-    }
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(target)]
-    done = subprocess.run(command, cwd=source, env=env, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"{variant}: the build failed:\n{done.stderr[-3000:]}")
-
-
 def differing(first: Path, second: Path) -> int:
     """How many files of the two sites differ or are in one only."""
     count = 0
@@ -211,7 +199,7 @@ def differing(first: Path, second: Path) -> int:
 
 def measure_reader(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
     chosen = variants(READER, args.only)
-    labels = [f"{v} ({i})" if v == ALL_ON else v for i, v in enumerate(chosen)]
+    labels = labelled(chosen)
     results: dict[str, dict[str, list[float]]] = {label: {} for label in labels}
     with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         work = Path(folder)
@@ -219,7 +207,7 @@ def measure_reader(args: argparse.Namespace) -> dict[str, dict[str, list[float]]
         for index, (label, variant) in enumerate(zip(labels, chosen, strict=True)):
             print(f"reader: building {label} ...", file=sys.stderr, flush=True)
             site = work / str(index)
-            build_variant(ROOT, site, work / "cache", variant)
+            build_site(ROOT, site, **switch(variant))  # caches shared: site/../cache
             if index:
                 print(
                     f"  {differing(work / '0', site)} files differ from all on (0)",

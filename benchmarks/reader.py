@@ -51,14 +51,15 @@ CHROME_FLAGS = "--headless=new --no-sandbox --disable-background-networking"
 _FENCE = re.compile(r"^(`{3,}|~{3,}).*?^\1[ \t]*$\n?", re.M | re.S)
 
 
-def build_site(source: Path, target: Path) -> None:
-    """The site, strictly, as CI builds it but without the PDFs."""
+def build_site(source: Path, target: Path, **extra: str) -> None:
+    """The site, strictly, as CI builds it but without the PDFs (``extra``: env)."""
     env = {
         **os.environ,
         "NO_MKDOCS_2_WARNING": "1",
         "ATTENTION_DOCS_PDF": "off",
         "PYTHONPATH": str(source / "src"),
         "ATTENTION_DOCS_CACHE_DIR": str(target.parent / "cache"),
+        **extra,
     }
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(target)]
     result = subprocess.run(
