@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from ._torch import nn, torch
+from .kv_cache import KVCache
 from .scoring import check_qkv, check_tensor
 
 
@@ -23,21 +24,39 @@ def _check_size(name: str, value: object, minimum: int = 1) -> int:
     return value
 
 
-def causal_mask(n_queries: int, n_keys: int | None = None) -> torch.Tensor:
-    """The mask of a decoder: query i may look at keys 0 to i, not later ones.
+def causal_mask(
+    n_queries: int, n_keys: int | None = None, *, align: str = "top-left"
+) -> torch.Tensor:
+    """The mask of a decoder: each query may look at its own position and earlier.
 
     Unlike the leave-one-out mask, it keeps the diagonal: a position sees itself.
+    With as many queries as keys, query i may look at keys 0 to i. With
+    fewer queries than keys, the alignment says which positions the queries
+    stand at: ``"top-left"`` (PyTorch's ``is_causal``) puts them first,
+    query i at position i; ``"bottom-right"`` puts them last, as when a
+    decoder with a cache of earlier keys runs its newest positions, so query
+    i may look at keys 0 to i + n_keys − n_queries.
 
     Parameters:
         n_queries: Number of queries (positions).
         n_keys: Number of keys; the same as ``n_queries`` if None.
+        align: ``"top-left"`` or ``"bottom-right"``.
 
     Returns:
-        A boolean tensor of shape (n_queries, n_keys), True above the diagonal.
+        A boolean tensor of shape (n_queries, n_keys), True where a query
+        may not look.
     """
     n_queries = _check_size("n_queries", n_queries)
     n_keys = n_queries if n_keys is None else _check_size("n_keys", n_keys)
-    return torch.ones(n_queries, n_keys, dtype=torch.bool).triu(diagonal=1)
+    shifts = {"top-left": 1, "bottom-right": 1 + n_keys - n_queries}
+    if align not in shifts:
+        raise ValueError(f"align must be 'top-left' or 'bottom-right', got {align!r}")
+    if align == "bottom-right" and n_queries > n_keys:
+        raise ValueError(
+            f"aligned at the bottom right, {n_queries} queries and {n_keys} keys "
+            "leave the first queries no key to see"
+        )
+    return torch.ones(n_queries, n_keys, dtype=torch.bool).triu(shifts[align])
 
 
 def padding_mask(valid_lens: object, n_keys: int) -> torch.Tensor:
@@ -162,11 +181,16 @@ class MultiHeadAttention(nn.Module):
     The queries, keys and values are projected by W_q, W_k and W_v to
     ``num_heads`` heads of width d_k = d_model / num_heads each; each head
     attends on its own; the heads' outputs, concatenated, are projected by
-    W_o. The weights are drawn from a seed, so a model is the same in every
-    run without touching PyTorch's global generator.
+    W_o. With fewer key-value heads than query heads (grouped-query
+    attention; one is multi-query attention), W_k and W_v make
+    ``num_kv_heads`` heads of keys and values, each shared by
+    ``num_heads / num_kv_heads`` query heads in turn. The weights are drawn
+    from a seed, so a model is the same in every run without touching
+    PyTorch's global generator.
 
     Attributes:
         num_heads: The number of heads h.
+        num_kv_heads: The number of key-value heads.
         w_q: The query projection (``nn.Linear``); ``w_k``, ``w_v`` and
             ``w_o`` likewise.
     """
@@ -176,6 +200,7 @@ class MultiHeadAttention(nn.Module):
         d_model: int,
         num_heads: int,
         *,
+        num_kv_heads: int | None = None,
         bias: bool = True,
         seed: int = 0,
         dtype: torch.dtype = torch.float64,
@@ -183,29 +208,39 @@ class MultiHeadAttention(nn.Module):
         super().__init__()
         d_model = _check_size("d_model", d_model)
         self.num_heads = _check_size("num_heads", num_heads)
+        self.num_kv_heads = (
+            num_heads
+            if num_kv_heads is None
+            else _check_size("num_kv_heads", num_kv_heads)
+        )
         if d_model % num_heads:
             raise ValueError(
                 f"d_model ({d_model}) must be a multiple of num_heads ({num_heads})"
             )
-        generator = torch.Generator().manual_seed(seed)
-        bound = 1 / math.sqrt(d_model)
-        projections = []
-        for _ in range(4):
-            linear = nn.Linear(d_model, d_model, bias=bias, dtype=dtype, device="meta")
-            linear.weight = nn.Parameter(
-                torch.empty(d_model, d_model, dtype=dtype).uniform_(
-                    -bound, bound, generator=generator
-                )
+        if num_heads % self.num_kv_heads:
+            raise ValueError(
+                f"num_heads ({num_heads}) must be a multiple of num_kv_heads "
+                f"({self.num_kv_heads})"
             )
-            if bias:
-                linear.bias = nn.Parameter(torch.zeros(d_model, dtype=dtype))
-            projections.append(linear)
-        self.w_q, self.w_k, self.w_v, self.w_o = projections
+        generator = torch.Generator().manual_seed(seed)
+        kv_width = self.num_kv_heads * (d_model // num_heads)
+        widths = (d_model, kv_width, kv_width, d_model)
+        self.w_q, self.w_k, self.w_v, self.w_o = (
+            _linear(d_model, width, bias, dtype, generator) for width in widths
+        )
 
-    def _heads(self, x: torch.Tensor) -> torch.Tensor:
-        batch, n, d_model = x.shape
-        x = x.reshape(batch, n, self.num_heads, d_model // self.num_heads)
-        return x.transpose(1, 2)  # (batch, heads, n, d_k)
+    def _heads(self, x: torch.Tensor, heads: int) -> torch.Tensor:
+        batch, n, width = x.shape
+        return x.reshape(batch, n, heads, width // heads).transpose(1, 2)
+
+    def _checked(self, name: str, x: object) -> torch.Tensor:
+        x = check_tensor(name, x, ndim=3)
+        if x.ndim != 3 or x.shape[-1] != self.w_q.in_features:
+            raise ValueError(
+                f"{name} must have shape (batch, n, {self.w_q.in_features}), "
+                f"got {tuple(x.shape)}"
+            )
+        return x
 
     def forward(
         self,
@@ -214,6 +249,7 @@ class MultiHeadAttention(nn.Module):
         values: torch.Tensor,
         *,
         mask: torch.Tensor | None = None,
+        cache: KVCache | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """Attend from each query to the keys, in every head.
 
@@ -223,24 +259,49 @@ class MultiHeadAttention(nn.Module):
             values: Shape (batch, n_keys, d_model).
             mask: True where a query may not look, shape (n_queries, n_keys)
                 or (batch, n_queries or 1, n_keys); the same for every head.
+                With a cache, the keys are the cached ones followed by the
+                new ones.
+            cache: Keys and values of earlier positions, per key-value head;
+                the new ones are appended to it before attending.
 
         Returns:
             The outputs, shape (batch, n_queries, d_model), and each head's
             weights, shape (batch, heads, n_queries, n_keys).
         """
-        for name, x in (("queries", queries), ("keys", keys), ("values", values)):
-            x = check_tensor(name, x, ndim=3)
-            if x.ndim != 3 or x.shape[-1] != self.w_q.in_features:
-                raise ValueError(
-                    f"{name} must have shape (batch, n, {self.w_q.in_features}), "
-                    f"got {tuple(x.shape)}"
-                )
+        queries, keys, values = (
+            self._checked(name, x)
+            for name, x in (("queries", queries), ("keys", keys), ("values", values))
+        )
         if mask is not None and mask.ndim == 3:
             mask = mask[:, None]  # (batch, 1, n_queries or 1, n_keys): every head
-        q = self._heads(self.w_q(queries))  # (batch, heads, n_queries, d_k)
-        k = self._heads(self.w_k(keys))  # (batch, heads, n_keys, d_k)
-        v = self._heads(self.w_v(values))  # (batch, heads, n_keys, d_k)
+        q = self._heads(self.w_q(queries), self.num_heads)  # (batch, h, n_q, d_k)
+        k = self._heads(self.w_k(keys), self.num_kv_heads)  # (batch, h_kv, n_k, d_k)
+        v = self._heads(self.w_v(values), self.num_kv_heads)  # (batch, h_kv, n_k, d_k)
+        if cache is not None:
+            k, v = cache.append(k, v)
+        group = self.num_heads // self.num_kv_heads
+        k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
         heads, weights = scaled_dot_product_attention(q, k, v, mask=mask)
         batch, _, n_queries, _ = heads.shape
         joined = heads.transpose(1, 2).reshape(batch, n_queries, -1)
         return self.w_o(joined), weights  # (batch, n_queries, d_model)
+
+
+def _linear(
+    d_in: int,
+    d_out: int,
+    bias: bool,
+    dtype: torch.dtype,
+    generator: torch.Generator,
+) -> nn.Linear:
+    """An ``nn.Linear`` with weights uniform in ±1/√d_in from ``generator``."""
+    bound = 1 / math.sqrt(d_in)
+    linear = nn.Linear(d_in, d_out, bias=bias, dtype=dtype, device="meta")
+    linear.weight = nn.Parameter(
+        torch.empty(d_out, d_in, dtype=dtype).uniform_(
+            -bound, bound, generator=generator
+        )
+    )
+    if bias:
+        linear.bias = nn.Parameter(torch.zeros(d_out, dtype=dtype))
+    return linear

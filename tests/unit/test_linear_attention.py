@@ -77,3 +77,39 @@ def test_self_attention_is_permutation_equivariant_until_positions_are_added():
     out, _ = layer(placed, placed, placed)
     shuffled, _ = layer(moved, moved, moved)
     assert (shuffled - out[:, order]).abs().max() > 1e-3
+
+
+@pytest.mark.parametrize(("n", "chunk"), [(37, 8), (64, 64), (5, 64), (100, 7), (9, 1)])
+def test_the_chunked_causal_form_matches_the_weights_for_any_chunk(n, chunk):
+    q, k, v = _qkv(batch=3, n=n, d=6, d_v=2, seed=n)
+    expected = linear_attention_weights(q, k, causal=True) @ v
+    torch.testing.assert_close(
+        linear_attention(q, k, v, causal=True, chunk=chunk),
+        expected,
+        rtol=1e-12,
+        atol=1e-12,
+    )
+
+
+def test_the_causal_form_s_memory_grows_linearly_with_n():
+    from attention_docs.memory import peak_bytes
+
+    d = d_v = 32
+    peaks = {}
+    for n in (512, 1024, 2048):
+        x = torch.zeros(1, n, d)
+        with torch.no_grad():
+            peaks[n] = peak_bytes(lambda x=x: linear_attention(x, x, x, causal=True))
+    # a few (n, d) tensors (φ(q), φ(k), the outputs) and a fixed state and chunk:
+    # far below the n · d · d_v of every prefix state at once
+    for n, peak in peaks.items():
+        assert peak < 4 * (4 * n * d + 64 * 64 + d * d_v)
+        assert peak < n * d * d_v * 4 / 4
+    # affine in n: each doubling adds twice what the one before it added
+    assert peaks[2048] - peaks[1024] == 2 * (peaks[1024] - peaks[512])
+
+
+def test_a_bad_chunk_is_refused():
+    q, k, v = _qkv()
+    with pytest.raises(ValueError, match="chunk must be a positive integer"):
+        linear_attention(q, k, v, causal=True, chunk=0)

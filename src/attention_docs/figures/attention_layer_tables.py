@@ -175,7 +175,7 @@ def layer_shapes() -> dict[str, tuple[int, ...]]:
     layer = MultiHeadAttention(d_model, heads, seed=0)
     with torch.no_grad():
         outputs, weights = layer(x, x, x, mask=causal_mask(n))
-        per_head = layer._heads(layer.w_q(x))
+        per_head = layer._heads(layer.w_q(x), heads)
     return {
         "inputs": tuple(x.shape),
         "heads_q": tuple(per_head.shape),

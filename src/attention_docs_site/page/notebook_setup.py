@@ -40,8 +40,11 @@ MODEL_MODULES = frozenset(
         "torch",
         "attention_docs.model",
         "attention_docs.layers",
+        "attention_docs.kv_cache",
         "attention_docs.linear_attention",
+        "attention_docs.memory",
         "attention_docs.scoring",
+        "attention_docs.tiled_attention",
         "attention_docs._torch",
     }
 )
