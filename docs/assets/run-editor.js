@@ -46,7 +46,7 @@
         // The worker's script did not load or start: every waiting run ends.
         for (const [id, entry] of waiting) {
           waiting.delete(id);
-          entry.resolve({ error: event.message || "the worker did not start" });
+          entry.resolve({ error: event.message || labels.worker_failed });
         }
         worker = started = null;
       };
@@ -131,7 +131,7 @@
       const start = await startPython(labels, status);
       if (stopped(start)) return;
       if (start.error) {
-        status(labels.failed + " " + start.error);
+        status(labels.failed.replace("{error}", start.error));
         return;
       }
       const session = block.dataset.runSession;

@@ -6,7 +6,8 @@ causal mask keeps earlier positions from seeing later ones), so a decoder
 keeps them in a cache and computes, for each new token, only its own query,
 key and value. :class:`KVCache` is that cache for
 :class:`attention_docs.layers.MultiHeadAttention`;
-:func:`kv_cache_bytes` counts its size for a whole model.
+:func:`attention_docs.traffic.kv_cache_bytes` counts its size for a whole
+model.
 """
 
 from __future__ import annotations
@@ -52,55 +53,24 @@ class KVCache:
         Returns:
             The cached keys and values, now with n + m positions each.
         """
+        if keys.ndim != 4 or values.shape[:-1] != keys.shape[:-1]:
+            raise ValueError(
+                "keys must have shape (batch, kv_heads, m, d_k) and values the same "
+                f"leading shape, got {tuple(keys.shape)} and {tuple(values.shape)}"
+            )
         if self.keys is None or self.values is None:
             self.keys, self.values = keys, values
-        else:
-            if (
-                keys.shape[:-2] != self.keys.shape[:-2]
-                or keys.shape[-1] != (self.keys.shape[-1])
-            ):
+            return keys, values
+        for name, new, old in (
+            ("keys", keys, self.keys),
+            ("values", values, self.values),
+        ):
+            if new.shape[:-2] != old.shape[:-2] or new.shape[-1] != old.shape[-1]:
                 raise ValueError(
-                    f"new keys of shape {tuple(keys.shape)} do not continue a cache "
-                    f"of shape {tuple(self.keys.shape)}"
+                    f"new {name} of shape {tuple(new.shape)} do not continue a cache "
+                    f"of shape {tuple(old.shape)}"
                 )
-            self.keys = torch.cat([self.keys, keys], dim=-2)
-            self.values = torch.cat([self.values, values], dim=-2)
+        # Each step copies the cache; serving systems preallocate or page it.
+        self.keys = torch.cat([self.keys, keys], dim=-2)
+        self.values = torch.cat([self.values, values], dim=-2)
         return self.keys, self.values
-
-
-def kv_cache_bytes(
-    n: int,
-    *,
-    layers: int,
-    kv_heads: int,
-    head_dim: int,
-    element_bytes: int = 2,
-    batch: int = 1,
-) -> int:
-    """The bytes a decoder's key-value cache takes after n positions.
-
-    Parameters:
-        n: Positions cached.
-        layers: Attention layers, each with its own cache.
-        kv_heads: Key-value heads per layer (the number of heads, without
-            grouped-query attention).
-        head_dim: Each head's width d_k.
-        element_bytes: Bytes per number: 2 for 16-bit floats.
-        batch: Sequences decoded together.
-
-    Returns:
-        2 · layers · batch · n · kv_heads · head_dim · element_bytes: a key
-        and a value per position, head and layer.
-    """
-    sizes = {
-        "n": n,
-        "layers": layers,
-        "kv_heads": kv_heads,
-        "head_dim": head_dim,
-        "element_bytes": element_bytes,
-        "batch": batch,
-    }
-    for name, value in sizes.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return 2 * layers * batch * n * kv_heads * head_dim * element_bytes

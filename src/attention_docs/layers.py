@@ -278,7 +278,15 @@ class MultiHeadAttention(nn.Module):
         k = self._heads(self.w_k(keys), self.num_kv_heads)  # (batch, h_kv, n_k, d_k)
         v = self._heads(self.w_v(values), self.num_kv_heads)  # (batch, h_kv, n_k, d_k)
         if cache is not None:
+            if mask is None and queries.shape[1] > 1:
+                raise ValueError(
+                    "with a cache, more than one new query needs a mask, e.g. "
+                    "causal_mask(n_new, n_cached + n_new, align='bottom-right'): "
+                    "without one, each new position would see the later ones"
+                )
             k, v = cache.append(k, v)
+        # Each key-value head, repeated for its group of query heads: the
+        # arithmetic of grouped-query attention, not its saving in memory.
         group = self.num_heads // self.num_kv_heads
         k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
         heads, weights = scaled_dot_product_attention(q, k, v, mask=mask)

@@ -78,8 +78,8 @@ def linear_attention(
         causal: Query i sees keys 0 to i only; then the number of queries
             and keys must be equal. The sums over the keys so far, a state
             of d × d_v and d numbers, are carried from one chunk of
-            positions to the next, so memory grows as n (d + d_v), not as
-            n d d_v.
+            positions to the next, so memory grows as n (2d + d_v), for
+            φ(q), φ(k) and the outputs, not as n d d_v.
         chunk: Positions per chunk of the causal form.
 
     Returns:

@@ -91,28 +91,58 @@ def peak_bytes(call: Callable[[], object]) -> int:
     return mode.peak
 
 
-def saved_bytes(call: Callable[[], object]) -> int:
-    """The bytes autograd keeps for the backward pass of ``call()``.
+class _Saved:
+    """A token for one tensor autograd keeps; alive as long as its graph node is.
 
-    Each distinct storage counts once, whichever tensors refer to it; the
-    inputs count too when autograd keeps them (as it keeps q, k and v for the
-    gradients of q·k and of the pooling).
+    It holds the storage's address and size, not the tensor: a tensor that
+    autograd keeps, returned by the pack hook, would make a reference cycle
+    with its own graph node, and nothing would ever be freed.
+    """
+
+    __slots__ = ("__weakref__", "nbytes", "pointer")
+
+    def __init__(self, tensor: torch.Tensor) -> None:
+        storage = tensor.untyped_storage()
+        self.pointer, self.nbytes = storage.data_ptr(), storage.nbytes()
+
+
+def _no_backward(saved: _Saved) -> torch.Tensor:
+    raise RuntimeError("a result of saved_bytes() has no backward pass")
+
+
+def saved_bytes(call: Callable[[], object]) -> int:
+    """The bytes autograd keeps for the backward pass of ``call()``'s result.
+
+    Counts what the graph of the returned tensors still holds once the call
+    has returned: a branch of the computation that the result does not
+    depend on is freed with what it saved, and does not count. Each distinct
+    storage counts once, whichever tensors refer to it; the inputs count too
+    when autograd keeps them (as it keeps q, k and v for the gradients of q·k
+    and of the pooling). The result is for measuring only: it cannot be
+    differentiated.
 
     Parameters:
         call: The forward computation, on inputs that require gradients.
 
     Returns:
-        The bytes of the distinct storages saved.
+        The bytes of the distinct storages the result's graph keeps.
     """
     if not callable(call):
         raise TypeError(f"call must be callable, got {type(call).__name__}")
-    storages: dict[int, int] = {}
+    kept: weakref.WeakSet[_Saved] = weakref.WeakSet()
+    # The storages, alive until counted so that no address is reused; not the
+    # tensors, whose autograd nodes would keep freed branches alive.
+    held: list[torch.UntypedStorage] = []
 
-    def pack(tensor: torch.Tensor) -> torch.Tensor:
-        storage = tensor.untyped_storage()
-        storages[storage.data_ptr()] = storage.nbytes()
-        return tensor
+    def pack(tensor: torch.Tensor) -> _Saved:
+        held.append(tensor.untyped_storage())
+        saved = _Saved(tensor)
+        kept.add(saved)
+        return saved
 
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
-        call()
+    with torch.autograd.graph.saved_tensors_hooks(pack, _no_backward):
+        result = call()
+    storages = {saved.pointer: saved.nbytes for saved in list(kept)}
+    held.clear()
+    del result
     return sum(storages.values())

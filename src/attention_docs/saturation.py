@@ -4,7 +4,9 @@ For a query and a key whose d entries are independent, with mean 0 and
 variance 1, the dot product q·k has mean 0 and variance d. Unscaled, the
 scores of one query over its keys spread more as d grows, so the softmax puts
 nearly all the weight on one key, and its Jacobian, ∂α/∂s = diag(α) − αα^T,
-goes to zero: the gradient that would train the queries and keys vanishes.
+goes to zero for most queries. The gradient that reaches a query, c J K by
+the chain rule, carries the scores' factor c too: unscaled, it is tiny for
+most queries and very large for the few near ties (:func:`query_gradient_norms`).
 Divided by √d, the scores keep variance 1 at every d. A learned projection
 can still sharpen the weights: multiplying W_q by c multiplies every score by
 c, the temperature 1/c, so the layer learns its own temperature.
@@ -129,3 +131,36 @@ def saturation(
         jacobian=float(norms.mean()),
         flat_share=float((norms < FLAT).mean()),
     )
+
+
+def query_gradient_norms(
+    d: int,
+    *,
+    scaled: bool = True,
+    n_queries: int = 2000,
+    n_keys: int = 10,
+    seed: int = 0,
+) -> np.ndarray:
+    """How much each query's weights move when the query moves.
+
+    The weights α = softmax(c · K q) of a query q over keys K depend on q
+    through the scores, so by the chain rule ∂α/∂q = c · J · K, with J the
+    softmax's Jacobian and c the scores' factor (1, or 1/√d when scaled).
+    This is what reaches the query, and through it W_q, in training; the
+    keys get the like.
+
+    Parameters:
+        d: The dimension of queries and keys.
+        scaled: Divide the dot products by √d.
+        n_queries: How many random queries (as in :func:`saturation`).
+        n_keys: How many keys each query weighs.
+        seed: The generator's seed.
+
+    Returns:
+        The Frobenius norm of ∂α/∂q for each query, shape (n_queries,).
+    """
+    queries, keys = random_queries_keys(d, n_queries, n_keys, seed)
+    scale = 1 / np.sqrt(d) if scaled else 1.0
+    weights = softmax_rows(scale * queries @ keys.T)  # (n_queries, n_keys)
+    jacobian = softmax_jacobian(weights)  # (n_queries, n_keys, n_keys)
+    return np.linalg.norm(scale * jacobian @ keys, axis=(-2, -1))

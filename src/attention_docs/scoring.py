@@ -21,7 +21,11 @@ def check_tensor(name: str, value: object, ndim: int = 2) -> torch.Tensor:
             f"{name} must have at least {ndim} non-empty dimensions, got shape "
             f"{tuple(value.shape)}"
         )
-    if not torch.isfinite(value).all():
+    # NaN propagates through max and min, and ±inf is one of them: two numbers
+    # to check, where isfinite would make a boolean tensor (several, in fact)
+    # as large as the input, the n × n scores included.
+    seen = value.detach()  # a check, not part of the computation autograd records
+    if not (torch.isfinite(seen.amax()) and torch.isfinite(seen.amin())):
         raise ValueError(f"{name} contains NaN or infinite values")
     return value
 

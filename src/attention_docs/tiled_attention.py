@@ -136,6 +136,7 @@ class _TiledAttention(torch.autograd.Function):
         return outputs
 
     @staticmethod
+    @torch.autograd.function.once_differentiable  # not differentiable again
     def backward(
         ctx: Any,  # noqa: ANN401  (PyTorch's context, with what forward saved)
         grad: torch.Tensor,
@@ -170,6 +171,9 @@ def tiled_attention(
             all of it); needs n_queries ≤ n_keys.
         block: Queries and keys per tile.
         scale: The factor of the scores; 1/√d if None.
+
+    It computes in the inputs' dtype, running sums included (GPU kernels
+    keep those in 32-bit floats when the inputs are 16-bit).
 
     Returns:
         The outputs, shape (..., n_queries, d_v).

@@ -7,7 +7,8 @@ bytes moved (its arithmetic intensity) says which. These functions count
 both, exactly, for the ways of computing attention in the memory-wall
 chapter: materialised (the n × n scores and weights written to memory and
 read back), tiled (:mod:`attention_docs.tiled_attention`), and one step of
-decoding from a key-value cache (:mod:`attention_docs.kv_cache`). A number
+decoding from a key-value cache (:mod:`attention_docs.kv_cache`), whose
+size :func:`kv_cache_bytes` counts. A number
 counts as moved once each time a step reads it from or writes it to main
 memory; what stays in fast memory within a step is free.
 """
@@ -110,6 +111,35 @@ def decode_step(
         multiply_adds=2 * n * head_dim * heads,
         bytes_moved=2 * n * head_dim * kv_heads * element_bytes,
     )
+
+
+def kv_cache_bytes(
+    n: int,
+    *,
+    layers: int,
+    kv_heads: int,
+    head_dim: int,
+    element_bytes: int = 2,
+    batch: int = 1,
+) -> int:
+    """The bytes a decoder's key-value cache takes after n positions.
+
+    Parameters:
+        n: Positions cached.
+        layers: Attention layers, each with its own cache.
+        kv_heads: Key-value heads per layer (the number of heads, without
+            grouped-query attention).
+        head_dim: Each head's width d_k.
+        element_bytes: Bytes per number: 2 for 16-bit floats.
+        batch: Sequences decoded together.
+
+    Returns:
+        2 · layers · batch · n · kv_heads · head_dim · element_bytes: a key
+        and a value per position, head and layer.
+    """
+    _positive(n=n, layers=layers, kv_heads=kv_heads, head_dim=head_dim)
+    _positive(element_bytes=element_bytes, batch=batch)
+    return 2 * layers * batch * n * kv_heads * head_dim * element_bytes
 
 
 def intensity(step: Step) -> float:

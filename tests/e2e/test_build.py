@@ -51,6 +51,27 @@ def test_home_page_has_a_figure_computed_at_build_time(built_site, lang):
     )
 
 
+def test_the_home_page_says_which_chapters_figures_need_pytorch(built_site):
+    """ "most of those of the parametric and attention-layer chapters, some of the
+    last chapter's, and one elsewhere", against the blocks the build marked."""
+    needs, blocks = {}, {}
+    for chapter in CHAPTERS:
+        html = (built_site / chapter / "index.html").read_text(encoding="utf-8")
+        needs[chapter] = html.count('data-run-needs="torch"')
+        blocks[chapter] = html.count('class="ad-run"')
+    for chapter in ("parametric-attention-pooling", "attention-layer"):
+        assert needs[chapter] > blocks[chapter] / 2, (chapter, needs, blocks)
+    last = CHAPTERS[-1]
+    assert 0 < needs[last] < blocks[last], (needs, blocks)
+    others = set(CHAPTERS) - {"parametric-attention-pooling", "attention-layer", last}
+    assert sum(needs[c] for c in others) == 1, needs
+    home = " ".join((ROOT / "docs" / "index.md").read_text(encoding="utf-8").split())
+    assert (
+        "most of those of the parametric and attention-layer chapters, some of the "
+        "last chapter's, and one elsewhere." in home
+    )
+
+
 @pytest.mark.parametrize("lang", PAGES)
 def test_math_is_mathml_not_raw_tex(built_site, lang):
     html = (built_site / PAGES[lang]).read_text(encoding="utf-8")

@@ -71,6 +71,9 @@ def test_the_library_s_torch_units_are_those_whose_code_names_torch() -> None:
         # Every public function of such a module that uses its torch is marked.
         assert functions & source.torch, module
     assert "attention_docs.model:train" in source.torch
+    # a function that imports a module that imports torch, without naming torch
+    assert "attention_docs.figures.memory_wall:_layer" in source.torch
+    assert "attention_docs.figures.memory_wall:traffic_rows" not in source.torch
     assert "attention_docs.pooling:nadaraya_watson" not in source.torch
     assert not {u for u in source.torch if u.startswith("attention_docs.plotting:")}
 

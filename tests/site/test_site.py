@@ -243,6 +243,9 @@ $$</p>
 </div>
 <div class="highlight-ipynb hl-python"><pre>price = "$3 and $4"</pre></div>
 <clipboard-copy ,="" aria-label="Copy to Clipboard" for="cell-1">
+<div>
+<span class="notice" hidden="">Copied!</span>
+</div></clipboard-copy>
 </div>"""
 
 
@@ -258,10 +261,13 @@ def test_slim_notebook_keeps_only_the_notebook_and_copy_script():
     assert "cost $5 and" in out  # a lone dollar is not math
     assert 'class="highlight highlight-ipynb hl-python"' in out
     # mkdocs-jupyter's stray comma, an attribute named ",", is gone.
-    assert (
-        '<clipboard-copy role="button" aria-label="Copy to Clipboard" for="cell-1">'
-        in out
-    )
+    assert '<clipboard-copy role="button" aria-label="Copy" for="cell-1">' in out
+
+
+def test_a_notebook_s_copy_buttons_speak_the_page_s_language():
+    out = slim_notebook(NOTEBOOK_HTML, "复制", "已复制")
+    assert 'aria-label="复制"' in out and ">已复制</span>" in out
+    assert "Copy to Clipboard" not in out and "Copied!" not in out
 
 
 def test_is_notebook():

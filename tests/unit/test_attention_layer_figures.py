@@ -1,6 +1,7 @@
 """The attention-layer chapter's figures draw what the library computes."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -87,7 +88,27 @@ def test_only_positions_let_the_layer_tell_order():
     assert found["plain"] < 1e-12 and found["positions"] > 1e-2
     assert found["causal"] > 1e-2  # the mask hides keys by their position
     table = figures.order_table("en")
-    assert f"{found['positions']:.1e}" in table
+    cells = re.findall(r"<tr><td>[^<]*</td><td>(.*?)</td></tr>", table)
+    assert cells == [attention_layer_tables.decimal_or_power(v) for v in found.values()]
+    assert cells[1:] == [f"{found['causal']:.2f}", f"{found['positions']:.2f}"]
+    assert re.fullmatch(r"\d\.\d × 10<sup>−1[56]</sup>", cells[0]), cells[0]
+    assert "e-" not in table
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (2.94e-16, "2.9 × 10<sup>−16</sup>"),
+        (9.96e-17, "1.0 × 10<sup>−16</sup>"),  # rounded before the exponent
+        (0.0099, "9.9 × 10<sup>−3</sup>"),
+        (0.00996, "0.010"),
+        (0.0123, "0.012"),
+        (0.889, "0.89"),
+        (0.0, "0"),
+    ],
+)
+def test_small_numbers_are_powers_of_ten_and_the_others_decimals(value, shown):
+    assert attention_layer_tables.decimal_or_power(value) == shown
 
 
 def test_the_cost_rows_are_the_weights_size_and_the_counts_written_out():

@@ -1036,7 +1036,11 @@ def test_the_dot_product_table_stays_within_rounding_in_every_dimension():
         zh="测试套件要求它低于 $10^{-13}$",
     )
     table = figures.dot_product_check("en")
-    rows = re.findall(r"<tr><td>(\d+)</td><td>([\d.]+)</td><td>([^<]+)</td>", table)
+    rows = re.findall(  # the differences as 5.6 × 10<sup>−17</sup>
+        r"<tr><td>(\d+)</td><td>([\d.]+)</td><td>(\d\.\d) × 10<sup>−(\d+)</sup></td>",
+        table,
+    )
+    rows = [(d, largest, f"{digits}e-{power}") for d, largest, digits, power in rows]
     rng = np.random.default_rng(0)  # the table's draws, redone: 20 each, h = 1
     for d, largest, difference in rows:
         queries, keys = rng.normal(size=(2, 20, int(d)))
@@ -1237,7 +1241,8 @@ def test_local_linear_bias_at_zero_comes_in_equal_parts_from_both_terms():
 def test_the_covariance_and_autograd_agree_to_rounding():
     """'The two agree to rounding error.'"""
     table = figures.gradient_check("en")
-    differences = [float(cell) for cell in re.findall(r"<td>(\d\.\de-\d+)</td>", table)]
+    cells = re.findall(r"<td>(\d\.\d) × 10<sup>−(\d+)</sup></td>", table)
+    differences = [float(f"{mantissa}e-{power}") for mantissa, power in cells]
     assert len(differences) == 4 and max(differences) < 1e-14
     assert_stated(
         FURTHER, en="The two agree to rounding error.", zh="两者在舍入误差范围内一致。"

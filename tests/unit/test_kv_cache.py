@@ -4,8 +4,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attention_docs.kv_cache import KVCache, kv_cache_bytes
+from attention_docs.kv_cache import KVCache
 from attention_docs.layers import MultiHeadAttention, causal_mask
+from attention_docs.traffic import kv_cache_bytes
 
 
 def random(*shape, seed=0):
@@ -47,7 +48,7 @@ def test_fewer_key_value_heads_shrink_w_k_and_w_v(kv_heads, parameters):
     assert parameters == 2 * (256 + 16) + 2 * (16 + 1) * kv_heads * d_k
 
 
-@pytest.mark.parametrize("kv_heads", [1, 4])
+@pytest.mark.parametrize("kv_heads", [1, 2, 4])
 def test_decoding_one_token_at_a_time_from_the_cache_is_causal_attention(kv_heads):
     layer = MultiHeadAttention(16, 4, num_kv_heads=kv_heads, seed=2)
     x = random(2, 9, 16, seed=3)
@@ -101,8 +102,23 @@ def test_bad_settings_are_refused(call, message):
         call()
 
 
-def test_a_cache_refuses_keys_of_another_shape():
+def test_a_cache_refuses_keys_or_values_of_another_shape_and_stays_as_it_was():
     cache = KVCache()
+    with pytest.raises(ValueError, match="values the same leading shape"):
+        cache.append(random(1, 2, 3, 4), random(1, 2, 2, 4))
+    assert len(cache) == 0
     cache.append(random(1, 2, 3, 4), random(1, 2, 3, 4))
-    with pytest.raises(ValueError, match="do not continue a cache"):
+    with pytest.raises(ValueError, match="new keys of shape"):
         cache.append(random(1, 1, 1, 4), random(1, 1, 1, 4))
+    with pytest.raises(ValueError, match="new values of shape"):
+        cache.append(random(1, 2, 1, 4), random(1, 2, 1, 5))
+    assert cache.keys.shape == cache.values.shape == (1, 2, 3, 4)
+
+
+def test_several_new_queries_with_a_cache_need_a_mask():
+    layer = MultiHeadAttention(8, 2, seed=4)
+    cache = KVCache()
+    x = random(1, 3, 8)
+    with pytest.raises(ValueError, match="needs a mask"):
+        layer(x, x, x, cache=cache)
+    assert len(cache) == 0

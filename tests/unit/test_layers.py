@@ -225,3 +225,44 @@ def test_integer_tensors_are_refused():
         scaled_dot_product_attention(
             torch.ones(2, 3, dtype=torch.int64), random(2, 3), random(2, 3)
         )
+
+
+def test_each_api_s_mask_convention_as_the_chapter_states_it():
+    """The attention-layer chapter's paragraph on masks, against PyTorch."""
+    n, d = 5, 4
+    q, k, v = random(1, n, d), random(1, n, d, seed=1), random(1, n, d, seed=2)
+    mask = causal_mask(n)  # True: hidden
+    ours, _ = scaled_dot_product_attention(q, k, v, mask=mask)
+    # scaled_dot_product_attention: a boolean mask is True where a key takes part
+    torch.testing.assert_close(
+        F.scaled_dot_product_attention(q, k, v, attn_mask=~mask), ours
+    )
+    flipped = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    assert (flipped - ours).abs().max() > 0.1  # runs, without an error, and is wrong
+    # a float mask is added to the scores: 0 takes part, -inf hidden
+    additive = torch.zeros(n, n, dtype=q.dtype).masked_fill(mask, -math.inf)
+    torch.testing.assert_close(
+        F.scaled_dot_product_attention(q, k, v, attn_mask=additive), ours
+    )
+    # a query with every key hidden: zeros from SDPA, NaN from MultiheadAttention,
+    # an error from the library
+    none = torch.zeros(n, n, dtype=torch.bool)
+    none[2] = True  # query 2 sees nothing
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=~none)
+    assert (out[0, 2] == 0).all() and torch.isfinite(out).all()
+    layer = torch.nn.MultiheadAttention(d, 1, batch_first=True, dtype=q.dtype)
+    with torch.no_grad():
+        out, _ = layer(q, k, v, attn_mask=none)
+    assert out[0, 2].isnan().all() and not out[0, 1].isnan().any()
+    with torch.no_grad():
+        out, _ = layer(q, k, v, attn_mask=none, need_weights=False)
+    assert (out[0, 2] == layer.out_proj.bias).all()  # zeros, then W_o's bias
+    with pytest.raises(ValueError, match="hides every key"):
+        masked_softmax(random(1, n, n), none)
+    # MultiheadAttention averages the heads' weights unless told not to
+    layer = torch.nn.MultiheadAttention(d, 2, batch_first=True, dtype=q.dtype)
+    with torch.no_grad():
+        _, averaged = layer(q, k, v)
+        _, each = layer(q, k, v, average_attn_weights=False)
+    assert averaged.shape == (1, n, n) and each.shape == (1, 2, n, n)
+    torch.testing.assert_close(each.mean(dim=1), averaged)

@@ -48,6 +48,24 @@ def test_saved_bytes_counts_what_autograd_keeps():
     assert saved_bytes(lambda: x.exp().sum()) == 200  # exp keeps its result
 
 
+def test_a_branch_the_result_does_not_depend_on_keeps_nothing():
+    x = torch.ones(50, requires_grad=True)
+
+    def call():
+        (x * x).exp()  # built and dropped: its saved tensors go with it
+        return (x * 2).sum()
+
+    assert saved_bytes(call) == 0
+
+
+def test_a_result_of_saved_bytes_cannot_be_differentiated():
+    x = torch.ones(3, requires_grad=True)
+    kept = []
+    saved_bytes(lambda: kept.append((x * x).sum()) or kept[-1])
+    with pytest.raises(RuntimeError, match="no backward pass"):
+        kept[-1].backward()
+
+
 @pytest.mark.parametrize("counter", [peak_bytes, saved_bytes])
 def test_a_call_is_required(counter):
     with pytest.raises(TypeError, match="call must be callable"):

@@ -82,3 +82,20 @@ def test_a_query_projection_times_c_is_the_temperature_one_over_c():
 def test_bad_input_is_named(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("scaled", [True, False])
+def test_the_query_gradient_is_pytorch_s_jacobian_of_the_weights(scaled):
+    import torch
+
+    from attention_docs.saturation import query_gradient_norms, random_queries_keys
+
+    d = 8
+    norms = query_gradient_norms(d, scaled=scaled, n_queries=5, n_keys=4, seed=3)
+    queries, keys = random_queries_keys(d, 5, 4, seed=3)
+    scale = 1 / np.sqrt(d) if scaled else 1.0
+    k = torch.tensor(keys)
+    for q, norm in zip(queries, norms, strict=True):
+        weights = lambda x: torch.softmax(scale * (k @ x), dim=-1)  # noqa: E731
+        jacobian = torch.autograd.functional.jacobian(weights, torch.tensor(q))
+        assert norm == pytest.approx(float(torch.linalg.norm(jacobian)), rel=1e-12)

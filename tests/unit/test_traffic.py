@@ -44,6 +44,12 @@ def test_tiling_keeps_the_work_and_cuts_the_traffic_by_the_tile():
     assert intensity(tiled) == pytest.approx(3.94 * work / moved, rel=1e-2)
 
 
+def test_a_short_last_tile_reads_the_keys_and_values_once_more():
+    # 10 queries in tiles of 4: three tiles, the last of 2 queries
+    assert tiled_step(10, 2, 4, element_bytes=1)["bytes_moved"] == 2 * 10 * 2 * (1 + 3)
+    assert tiled_step(8, 2, 4, element_bytes=1)["bytes_moved"] == 2 * 8 * 2 * (1 + 2)
+
+
 def test_a_decode_step_reads_the_cache_once_per_key_value_head():
     mha = decode_step(1000, heads=32, kv_heads=32, head_dim=128)
     gqa = decode_step(1000, heads=32, kv_heads=8, head_dim=128)

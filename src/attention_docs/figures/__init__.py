@@ -13,12 +13,15 @@ the trained model.
 from __future__ import annotations
 
 from .attention_layer import (
+    GRADIENT_DIMENSIONS,
     MASK_SIZE,
     MASK_VALID,
     SATURATION_DIMENSIONS,
     mask_weights,
     masks_heatmap,
     positions_heatmap,
+    query_gradient_table,
+    query_gradients,
     saturation_table,
     softmax_gradient,
     weight_saturation,
@@ -100,6 +103,24 @@ from .further import (
     rate_table,
     two_input_fit,
 )
+from .memory_wall import (
+    BACKWARD,
+    MEMORY_LENGTHS,
+    MODEL,
+    TRAFFIC,
+    backward_rows,
+    backward_table,
+    decode_rows,
+    decode_table,
+    memory_figure,
+    memory_rows,
+    memory_table,
+    online_inputs,
+    online_steps,
+    online_table,
+    traffic_rows,
+    traffic_table,
+)
 from .nonparametric import (
     average_pooling_fit,
     error_against_sample_size,
@@ -122,6 +143,25 @@ from .parametric import (
 )
 
 __all__ = [
+    "GRADIENT_DIMENSIONS",
+    "query_gradient_table",
+    "query_gradients",
+    "BACKWARD",
+    "MEMORY_LENGTHS",
+    "MODEL",
+    "TRAFFIC",
+    "backward_rows",
+    "backward_table",
+    "decode_rows",
+    "decode_table",
+    "memory_figure",
+    "memory_rows",
+    "memory_table",
+    "online_inputs",
+    "online_steps",
+    "online_table",
+    "traffic_rows",
+    "traffic_table",
     "DATA_SEED",
     "N_TRAIN",
     "SHORT_RECIPE",

@@ -156,3 +156,62 @@ def positions_heatmap(lang: str = "en") -> Drawing:
         panel_size=3.2,
     )
     return Drawing(fig, label("positions_alt", lang, n=n, d=d))
+
+
+GRADIENT_DIMENSIONS = (16, 256, 1024)
+
+
+@functools.cache
+def query_gradients() -> dict[str, tuple[float, ...]]:
+    """Mean, median and 99th percentile of ‖∂α/∂q‖, raw and scaled, by d.
+
+    Returns:
+        Tuples over :data:`GRADIENT_DIMENSIONS`, by key ``{stat}_{kind}``
+        with stat ``mean``, ``median`` or ``p99`` and kind ``raw`` or
+        ``scaled`` (:func:`attention_docs.saturation.query_gradient_norms`).
+    """
+    from ..saturation import query_gradient_norms
+
+    found: dict[str, list[float]] = {}
+    for d in GRADIENT_DIMENSIONS:
+        for kind in ("raw", "scaled"):
+            norms = query_gradient_norms(d, scaled=kind == "scaled")
+            stats = {
+                "mean": norms.mean(),
+                "median": np.median(norms),
+                "p99": np.percentile(norms, 99),
+            }
+            for stat, value in stats.items():
+                found.setdefault(f"{stat}_{kind}", []).append(float(value))
+    return {key: tuple(values) for key, values in found.items()}
+
+
+def _short(value: float) -> str:
+    """Three digits, or 5.5 × 10<sup>−5</sup> below 0.01."""
+    if value >= 0.01:
+        return f"{value:.3g}"
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa} × 10<sup>−{int(exponent[1:])}</sup>"
+
+
+def query_gradient_table(lang: str = "en") -> str:
+    """:func:`query_gradients` as an HTML table, a row per d."""
+    from .panels import html_table
+
+    table = query_gradients()
+    keys = [
+        f"{stat}_{kind}"
+        for stat in ("mean", "median", "p99")
+        for kind in ("raw", "scaled")
+    ]
+    rows = [
+        [str(d), *(_short(table[key][i]) for key in keys)]
+        for i, d in enumerate(GRADIENT_DIMENSIONS)
+    ]
+    return html_table(
+        [
+            label("query_gradient_d", lang),
+            *(label(f"query_gradient_{k}", lang) for k in keys),
+        ],
+        rows,
+    )

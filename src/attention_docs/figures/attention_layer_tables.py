@@ -30,6 +30,22 @@ ORDER_SHAPE = (6, 16, 4)  # positions, d_model, heads
 ORDER_PERMUTATION = (4, 0, 5, 2, 1, 3)
 
 
+def decimal_or_power(value: float) -> str:
+    """A non-negative ``value`` to two significant digits, as a table prints it.
+
+    From 0.01 up a decimal (0.89); below it, a power of ten in HTML with a
+    true minus sign, 2.9 × 10<sup>−16</sup>, as in the cost table, rather than
+    the program's 2.9e-16.
+    """
+    if value == 0:
+        return "0"
+    mantissa, exponent = f"{value:.1e}".split("e")  # rounded first: 9.96e-3 is 1.0e-02
+    power = int(exponent)
+    if power >= -2:
+        return f"{float(mantissa) * 10.0**power:.{max(0, 1 - power)}f}"
+    return f"{mantissa} × 10<sup>−{-power}</sup>"
+
+
 def _generator(seed: int) -> torch.Generator:
     from .._torch import torch
 
@@ -150,7 +166,7 @@ def order_table(lang: str = "en") -> str:
     """:func:`order_differences` as an HTML table."""
     found = order_differences()
     rows = [
-        [html.escape(label(f"order_{name}", lang)), f"{value:.1e}"]
+        [html.escape(label(f"order_{name}", lang)), decimal_or_power(value)]
         for name, value in found.items()
     ]
     return html_table([label("order_inputs", lang), label("order_diff", lang)], rows)

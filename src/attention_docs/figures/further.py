@@ -21,6 +21,7 @@ from ..scores import pooling_gradient
 from ..smoothers import class_probabilities, kernel_density, local_linear
 from ..style import DATA_COLOURS
 from ..svg import Drawing
+from .attention_layer_tables import decimal_or_power
 from .dataset import chapter_data
 from .further_experiments import (
     BOUNDARY_BANDWIDTH,
@@ -254,6 +255,8 @@ def gradient_check(lang: str = "en", seed: int = 0) -> str:
             formula = pooling_gradient(query, keys, score=score, bandwidth=h)
             difference = np.abs(autograd.numpy() - formula).max()
             name = label(f"{score}_score", lang, h=h)
-            rows.append([html.escape(name), str(n), str(d), f"{difference:.1e}"])
+            rows.append(
+                [html.escape(name), str(n), str(d), decimal_or_power(difference)]
+            )
     keys_ = ("score", "n", "d", "diff")
     return html_table([label(f"gradient_table_{key}", lang) for key in keys_], rows)

@@ -16,6 +16,7 @@ from ..labels import label
 from ..plotting import curves, heatmaps
 from ..scores import dot_product_scores, gaussian_scores, softmax
 from ..svg import Drawing
+from .attention_layer_tables import decimal_or_power
 from .experiments import (
     DOT_PRODUCT_BANDWIDTH,
     DOT_PRODUCT_DIMENSIONS,
@@ -205,7 +206,9 @@ def dot_product_check(lang: str = "en", n: int = 20, seed: int = 0) -> str:
         gaussian = gaussian_scores(queries, keys, 1.0)
         dot = dot_product_scores(queries, keys, 1.0)
         difference = np.abs(softmax(gaussian) - softmax(dot)).max()
-        rows.append([str(d), f"{np.abs(gaussian).max():.1f}", f"{difference:.1e}"])
+        rows.append(
+            [str(d), f"{np.abs(gaussian).max():.1f}", decimal_or_power(difference)]
+        )
     keys = ("d", "scores", "diff")
     return html_table([label(f"dot_product_table_{k}", lang) for k in keys], rows)
 

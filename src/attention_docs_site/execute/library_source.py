@@ -33,6 +33,7 @@ class _Module:
     starts: list[int]  # first lines of the function units, sorted
     spans: list[tuple[int, int, str]]  # (first, last, unit), same order
     torch: frozenset[str]  # function units whose code names torch
+    imports: dict[str, frozenset[str]]  # function unit -> library modules it imports
 
 
 def _functions(tree: ast.Module) -> Iterator[tuple[ast.AST, str]]:
@@ -98,7 +99,7 @@ def _digest(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=512)
-def _cut(name: str, text: str) -> _Module:
+def _cut(name: str, text: str, here: str = "") -> _Module:
     """Cut one module's source into its units.
 
     Remembered: under ``mkdocs serve`` a library edit changes one file, and
@@ -119,7 +120,13 @@ def _cut(name: str, text: str) -> _Module:
     torch = frozenset(
         f"{name}:{unit}" for node, unit in _functions(tree) if names_torch(node)
     )
-    return _Module(name, units, memoised, [s[0] for s in spans], spans, torch)
+    package = name.split(".")[0]
+    imports = {
+        f"{name}:{unit}": frozenset(_imported(node, package, here))
+        for node, unit in _functions(tree)
+    }
+    starts = [s[0] for s in spans]
+    return _Module(name, units, memoised, starts, spans, torch, imports)
 
 
 def _imported(tree: ast.AST, package: str, here: str = "") -> set[str]:
@@ -203,17 +210,30 @@ class LibrarySource:
         for path in sorted(self.root.rglob("*.py")):
             parts = path.relative_to(self.root).with_suffix("").parts
             dotted = ".".join((self.package, *parts)).removesuffix(".__init__")
-            self.modules[str(path.resolve())] = _cut(dotted, path.read_text("utf-8"))
+            here = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
+            text = path.read_text("utf-8")
+            self.modules[str(path.resolve())] = _cut(dotted, text, here)
         self.digests = {
             unit: digest
             for module in self.modules.values()
             for unit, digest in module.units.items()
         }
-        self.torch = frozenset().union(*(m.torch for m in self.modules.values()))
-        """The function units that use PyTorch (which has no WebAssembly build)."""
         self.torch_modules = _torch_modules(self.root, self.package)
         """The modules that import PyTorch when imported (themselves or through
         a module they import first)."""
+        self.torch = frozenset().union(
+            *(m.torch for m in self.modules.values()),
+            *(
+                {
+                    unit
+                    for unit, names in m.imports.items()
+                    if names & self.torch_modules
+                }
+                for m in self.modules.values()
+            ),
+        )
+        """The function units that use PyTorch (which has no WebAssembly build):
+        their code names torch, or imports a module that imports it."""
         # Function name -> the memoised units of that name.
         self.memoised: dict[str, set[str]] = {}
         for module in self.modules.values():

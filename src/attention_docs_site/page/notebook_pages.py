@@ -67,11 +67,13 @@ def check_notebook_rendered(source: Path, content: str) -> None:
         raise ValueError("page shows raw notebook JSON")
 
 
-def slim_notebook(content: str) -> str:
+def slim_notebook(content: str, copy: str = "Copy", copied: str = "Copied") -> str:
     """Reduce mkdocs-jupyter's notebook HTML to the notebook and its copy buttons.
 
     Parameters:
         content: Page HTML as mkdocs-jupyter rendered it.
+        copy: The copy buttons' label, in the page's language.
+        copied: What a copy button says once it has copied.
 
     Returns:
         The notebook without inlined CSS, MathJax or Mermaid, with its
@@ -79,7 +81,7 @@ def slim_notebook(content: str) -> str:
     """
     start = content.index(_NOTEBOOK)
     scripts = [s for s in _SCRIPT.findall(content[:start]) if "clipboard" in s]
-    body = theme_notebook_cells(content[start:])
+    body = theme_notebook_cells(content[start:], copy, copied)
     body = _MARKDOWN_CELL.sub(lambda m: m[1] + dollar_math(m[2]) + m[3], body)
     return "".join(scripts) + body
 

@@ -40,6 +40,7 @@ WORDS = (
     "raised",
     "earlier_failed",
     "failed",
+    "worker_failed",
     "file_protocol",
 )
 

@@ -9,6 +9,7 @@ replacement of its converter by the execution stage's
 from __future__ import annotations
 
 import functools
+import html
 import os
 import re
 from collections.abc import Callable
@@ -46,16 +47,33 @@ COPY_BUTTONS = declare(
     report="mkdocs-jupyter: a stray comma in the copy button",
 )
 _COMMA = re.compile(r'<clipboard-copy ,="" ')
+COPY_WORDS = declare(
+    "mkdocs-jupyter: copy buttons in the page's language",
+    "mkdocs-jupyter",
+    "0.26.3",
+    'replaces the copy buttons\' "Copy to Clipboard" and "Copied!" by the '
+    "edition's words",
+    "its template writes them in English on every edition's notebook pages, "
+    "while the theme's own copy buttons speak the page's language",
+    "correctness",
+)
+_COPY_LABEL = re.compile(r'aria-label="Copy to Clipboard"')
+_COPIED = re.compile(r'<span class="notice" hidden="">Copied!</span>')
 
 
-def theme_notebook_cells(body: str) -> str:
+def theme_notebook_cells(body: str, copy: str, copied: str) -> str:
     """The notebook's cells as the site's theme and checkers want them.
 
     Parameters:
         body: The notebook's HTML from its wrapper on, as mkdocs-jupyter wrote it.
+        copy: The copy buttons' label, in the page's language.
+        copied: What a copy button says once it has copied.
     """
     body = CODE_HIGHLIGHT.edit(_CODE_CELL, r"\1highlight \2", body)
     body = CODE_SCROLLING.edit(_PRE, '<pre tabindex="0">', body)
+    body = COPY_WORDS.edit(_COPY_LABEL, f'aria-label="{html.escape(copy)}"', body)
+    notice = f'<span class="notice" hidden="">{html.escape(copied)}</span>'
+    body = COPY_WORDS.edit(_COPIED, notice.replace("\\", "\\\\"), body)
     return COPY_BUTTONS.edit(_COMMA, '<clipboard-copy role="button" ', body)
 
 

@@ -7,6 +7,7 @@ from .attention_layer import LABELS as ATTENTION_LAYER
 from .explorables import LABELS as EXPLORABLES
 from .figures import LABELS as FIGURES
 from .further import LABELS as FURTHER
+from .memory_wall import LABELS as MEMORY_WALL
 from .notebooks import LABELS as NOTEBOOKS
 
 LABELS: dict[str, str] = {
@@ -15,4 +16,5 @@ LABELS: dict[str, str] = {
     **EXPLORABLES,
     **FURTHER,
     **ATTENTION_LAYER,
+    **MEMORY_WALL,
 }

@@ -35,20 +35,27 @@ LABELS: dict[str, str] = {
         "{d} dimensions: the first columns alternate quickly from row to row, "
         "later columns ever more slowly."
     ),
-    "score_dot": "q·k",
-    "score_scaled": "q·k / √d",
+    "score_dot": "qᵀk",
+    "score_scaled": "qᵀk / √d",
     "score_bilinear": "qᵀWk",
-    "score_additive": "vᵀtanh(W_a q + U_a k)",
+    "score_additive": "vᵀtanh(Wₐq + Uₐk)",
     "scoring_alt": (
         "Four heatmaps of the attention weights of the same {n_q} queries over "
         "{n_k} keys in {d} dimensions, from four scoring functions. The raw dot "
-        "product puts almost all of each row's weight on one key (the largest "
+        "product puts most of each row's weight on one key (the largest "
         "weight is {dot:.2f} on average); divided by √d the weights spread "
         "({scaled:.2f}); the bilinear score with a random W lies between "
         "({bilinear:.2f}); the additive score with random weights is the "
         "flattest ({additive:.2f})."
     ),
     "saturation_table_d": "d",
+    "query_gradient_d": "d",
+    "query_gradient_mean_raw": "mean, q·k",
+    "query_gradient_mean_scaled": "mean, q·k / √d",
+    "query_gradient_median_raw": "median, q·k",
+    "query_gradient_median_scaled": "median, q·k / √d",
+    "query_gradient_p99_raw": "99th percentile, q·k",
+    "query_gradient_p99_scaled": "99th percentile, q·k / √d",
     "saturation_table_std": "std of q·k",
     "saturation_table_top_raw": "largest weight, q·k",
     "saturation_table_top_scaled": "largest weight, q·k / √d",
@@ -68,7 +75,10 @@ LABELS: dict[str, str] = {
     "cost_table_softmax": "Multiply-adds, softmax attention (2n²d, d = {d})",
     "cost_table_linear": "Multiply-adds, linear attention (2nd², d = {d})",
     "growth_table_layer": "Layer (one head, d = {d})",
-    "growth_table_time": "Measured time grows about as (fitted power of n, rounded)",
+    "growth_table_time": (
+        "Measured time grows as (its fitted power of n lies within ±0.5 of the "
+        "power shown)"
+    ),
     "growth_table_work": "Multiply-adds counted",
     "growth_softmax": "softmax attention",
     "growth_linear": "linear attention",

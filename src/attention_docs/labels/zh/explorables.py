@@ -71,7 +71,7 @@ LABELS: dict[str, str] = {
     "ex_sat_scale": "分数",
     "ex_sat_d": "维数 d",
     "ex_sat_d_value": "d = {d}",
-    "ex_sat_c": "W_q 的倍数 c",
+    "ex_sat_c": "查询矩阵的倍数 c",
     "ex_sat_c_value": "c = {c}",
     "ex_sat_c_sqrt": "c = {c} = √d",
     "ex_sat_weights_title": "一个查询的权重，d = {d}",

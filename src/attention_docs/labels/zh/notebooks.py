@@ -28,10 +28,10 @@ LABELS: dict[str, str] = {
     ),
     "nb_mask_leak": (
         "{mask}掩蔽：改动位置 4 上的词元后，输出有变化的位置为 {positions}；"
-        "只改动它的值时为 {values}"
+        "只改动它在值矩阵中的那一行时为 {values}"
     ),
     "nb_parameters": "{heads:2d} 个头：{count} 个参数",
-    "nb_linear_row": "查询 {query:+.1f}：线性 {linear}   softmax {softmax}",
+    "nb_linear_row": "查询 {query:4.1f}：线性 {linear}   softmax {softmax}",
     "nb_causal": "因果",
     "nb_leave_one_out": "留一",
 }

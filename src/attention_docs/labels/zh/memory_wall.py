@@ -1,0 +1,50 @@
+"""The figure and tables of the chapter on the memory wall (Simplified Chinese)."""
+
+LABELS: dict[str, str] = {
+    "memory_length": "长度 n",
+    "memory_peak": "峰值内存（MiB）",
+    "memory_weights": "仅 n × n 权重",
+    "memory_full": "softmax 注意力",
+    "memory_tiled": "分块注意力",
+    "memory_linear": "因果线性注意力",
+    "memory_alt": (
+        "4 条曲线：峰值内存随长度 n 的变化，两个坐标轴都取对数刻度。单独的 n × n "
+        "权重和库中的 softmax 注意力按 n² 增长；n = 2048 时，该层的峰值内存为 "
+        "{full:.3g} MiB，权重本身为 {weights:.0f} MiB。分块注意力和因果线性注意力"
+        "按 n 增长：n = 2048 时分别为 {tiled:.2f} MiB 和 {linear:.2f} MiB。"
+    ),
+    "memory_table_length": "长度 n",
+    "memory_table_weights": "仅 n × n 权重（MiB）",
+    "memory_table_full": "softmax 注意力的峰值（MiB）",
+    "memory_table_tiled": "分块注意力的峰值（MiB）",
+    "memory_table_linear": "因果线性注意力的峰值（MiB）",
+    "online_key": "键 j",
+    "online_scores": "分数 s_j",
+    "online_values": "值 v_j",
+    "online_table_keys": "已见过的键数",
+    "online_table_maximum": "当前最大值 m",
+    "online_table_total": "当前的和 ℓ = Σ exp(s_j − m)",
+    "online_table_estimate": "估计值（两个和之比）",
+    "online_at_once": "一次对所有键做 softmax",
+    "traffic_table_step": "步骤（n = {n}，d = {d}，16 位数）",
+    "traffic_table_work": "乘加次数",
+    "traffic_table_moved": "搬运的字节（MiB）",
+    "traffic_table_intensity": "每字节的乘加次数",
+    "traffic_scores": "分数 S = QKᵀ/√d",
+    "traffic_softmax": "权重 P = softmax(S)",
+    "traffic_pooling": "输出 O = PV",
+    "traffic_materialised": "三步合计，S 和 P 经过主存",
+    "traffic_tiled": "分块计算，每块 {block} 个查询",
+    "backward_table_layer": "一个头，n = {n}，d = {d}，32 位",
+    "backward_table_kept": "为反向传播保留的内存（MiB）",
+    "backward_full": "softmax 注意力，完整写出矩阵（库中的层）",
+    "backward_tiled": "分块注意力（输出，以及每个查询一个 log-sum-exp 值）",
+    "decode_table_kind": "注意力（{layers} 层，{heads} 个宽度为 {head_dim} 的查询头）",
+    "decode_table_cache": "{n} 个位置的缓存（GiB，16 位）",
+    "decode_table_work": "一个词元、一层的乘加次数",
+    "decode_table_moved": "一个词元、一层读取的缓存（MiB）",
+    "decode_table_intensity": "每字节的乘加次数",
+    "decode_kind_0": "多头（{kv} 个键值头）",
+    "decode_kind_1": "分组查询（{kv} 个键值头）",
+    "decode_kind_2": "多查询（{kv} 个键值头）",
+}
