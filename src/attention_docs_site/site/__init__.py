@@ -6,6 +6,7 @@ files, and a failed build if a link or anchor is broken.
 
 - ``finish``: the steps, in order;
 - ``logo``: the logo and favicon (the library's wheel, shared, is written too);
+- ``counts``: the numbers the home page states about the built site;
 - ``search_split``: one search index per edition;
 - ``math_font``: the math font cut to the formulas' characters;
 - ``csp``: each page's Content-Security-Policy;

@@ -28,6 +28,7 @@ from attention_docs_site.site.book.pdf import (
     write_pdfs,
 )
 from attention_docs_site.site.book.pdf import Edition as Book
+from attention_docs_site.site.counts import write_counts
 from attention_docs_site.site.logo import write_logos
 from attention_docs_site.site.offline import OFFLINE_FOLDER, write_offline_zips
 from attention_docs_site.site.search_split import split_search_index
@@ -298,6 +299,8 @@ def finish_site(
         partial: For a partial build under serve, what it must rewrite.
     """
     write_site_files(config, project, editions, partial, runtime=runtime)
+    counts = write_counts(Path(config.site_dir), editions)  # before books and copies
+    log.info("attention_docs runnable blocks: %s", counts)
     subset_math_font(config, sources)  # before books and copies
     if not serving:  # livereload injects an inline script it would block
         add_security_policy(config)  # every page written by now
