@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from attention_docs import figures
-from attention_docs.figures import attention_layer_cost, attention_layer_tables
+from attention_docs.figures import attention_layer_cost, attention_layer_tables, panels
 from attention_docs.saturation import saturation
 
 
@@ -89,7 +89,7 @@ def test_only_positions_let_the_layer_tell_order():
     assert found["causal"] > 1e-2  # the mask hides keys by their position
     table = figures.order_table("en")
     cells = re.findall(r"<tr><td>[^<]*</td><td>(.*?)</td></tr>", table)
-    assert cells == [attention_layer_tables.decimal_or_power(v) for v in found.values()]
+    assert cells == [panels.decimal_or_power(v) for v in found.values()]
     assert cells[1:] == [f"{found['causal']:.2f}", f"{found['positions']:.2f}"]
     assert re.fullmatch(r"\d\.\d × 10<sup>−1[56]</sup>", cells[0]), cells[0]
     assert "e-" not in table
@@ -108,7 +108,7 @@ def test_only_positions_let_the_layer_tell_order():
     ],
 )
 def test_small_numbers_are_powers_of_ten_and_the_others_decimals(value, shown):
-    assert attention_layer_tables.decimal_or_power(value) == shown
+    assert panels.decimal_or_power(value) == shown
 
 
 def test_the_cost_rows_are_the_weights_size_and_the_counts_written_out():

@@ -42,9 +42,9 @@ def test_the_softmax_layer_holds_twice_its_weights_and_the_others_grow_as_n():
         en="Tiled attention holds 0.603 MiB at the same length, and causal linear "
         "attention 1.59 MiB, and both grow as $n$ plus a fixed part for a tile or a "
         "chunk: from one length to the next, what each adds doubles with $n$.",
-        zh="同样长度下，分块注意力占用 0.603 MiB，因果线性注意力占用 1.59 MiB；"
-        "两者都按 $n$ 的一次项加上一块或一段所需的固定部分增长："
-        "从一个长度到下一个长度，各自增加的内存随 $n$ 翻倍。",
+        zh="同样长度下，分块注意力占用 0.603 MiB，因果线性注意力占用 1.59 MiB。"
+        "两者的内存都由两部分组成：与 $n$ 成正比的一项，加上一块或一段所需的固定"
+        "部分；所以表中的长度每翻一番，两者各自增加的内存也翻一番。",
     )
 
 
@@ -59,7 +59,7 @@ def test_the_fifth_key_moves_the_maximum_and_the_last_estimate_is_the_softmax():
         PAGE,
         en="moves the maximum from −0.5 to 2.3; the sums of the first block shrink "
         "by $e^{-2.8}$, and the estimate changes sign",
-        zh="把最大值从 −0.5 提高到 2.3；第一块的两个和缩小为原来的 $e^{-2.8}$ 倍，"
+        zh="把最大值从 −0.5 提高到 2.3；第 1 块的两个和缩小为原来的 $e^{-2.8}$ 倍，"
         "估计值也变了号",
     )
 
@@ -109,7 +109,7 @@ def test_the_traffic_table_s_sentences():
     assert_stated(
         PAGE,
         en="the work per byte rises from 15.8 to 62.1",
-        zh="每字节的计算量从 15.8 升到 62.1",
+        zh="每字节的乘加次数从 15.8 升到 62.1",
     )
 
 
@@ -151,7 +151,7 @@ def test_the_decode_table_s_sentences():
         PAGE,
         en="Eight key-value heads cut the cache of 8192 positions from 4 GiB to 1 GiB "
         "and raise the work per byte fourfold.",
-        zh="8 个键值头把 8192 个位置的缓存从 4 GiB 减到 1 GiB，每字节的计算量提高到 "
+        zh="8 个键值头把 8192 个位置的缓存从 4 GiB 减到 1 GiB，每字节的乘加次数提高到 "
         "4 倍。",
     )
 
@@ -243,7 +243,7 @@ def test_the_causal_linear_layer_s_peak_against_softmax_s():
         PAGE,
         en="at $n = 2048$ with $d = d_v = 64$, its peak is 1.59 MiB, against 32.5 MiB "
         "for softmax attention",
-        zh="$n = 2048$、$d = d_v = 64$ 时，它的峰值内存为 1.59 MiB，"
+        zh="$n = 2048$、$d = d_v = 64$ 时，它的峰值内存（peak memory）为 1.59 MiB，"
         "而不加掩蔽的 softmax 注意力为 32.5 MiB",
     )
 
@@ -349,7 +349,8 @@ def test_linear_attention_s_weights_are_nearly_uniform_here():
         "over the queries), 0.32, is little less than that of uniform weights, 0.35.",
         zh="它的最大权重平均只有 0.04，约为均匀权重 $1/32$ 的 1.3 倍，而 softmax 注意力"
         "为 0.14。它与 softmax 权重之间的总变差距离（total variation distance，即两行"
-        "权重之差的绝对值之和的一半）为 0.32，只比均匀权重的 0.35 小一点",
+        "权重之差的绝对值之和的一半，再对各查询取平均）为 0.32，只比均匀权重与 "
+        "softmax 权重之间的距离（0.35）小一点",
     )
 
 
@@ -368,7 +369,8 @@ def test_a_causal_tiled_layer_skips_nearly_half_the_work():
     assert_stated(
         PAGE,
         en="it skips the tiles that lie wholly after every query of a",
-        zh="它会跳过完全位于一块查询中每个查询之后的那些块，省下将近一半的计算。",
+        zh="它会跳过这样的键块：块中每个键都位于这块查询的最后一个查询之后；"
+        "这省下将近一半的计算。",
     )
     assert_stated(PAGE, en="nearly half the work.")
 
@@ -381,6 +383,7 @@ def test_the_model_s_weights_outnumber_its_cache():
     assert weights > cache_numbers
     assert_stated(
         PAGE,
-        en="about 6.4 billion numbers for this model's attention and",
-        zh="这个模型的注意力层和前馈层共约 64 亿个数，比这个长度下的缓存还多。",
+        en="about 6.4 billion for this model's attention and feed-forward layers",
+        zh="仍按每个查询头配一个键值头计，这个模型的注意力层和前馈网络共约 "
+        "64 亿个参数，比这个长度下的缓存还多。",
     )

@@ -7,6 +7,7 @@ torch (the ``[model]`` extra), so it is imported where a figure needs it.
 from __future__ import annotations
 
 import functools
+import html
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -188,14 +189,16 @@ def query_gradients() -> dict[str, tuple[float, ...]]:
 
 def _short(value: float) -> str:
     """Three digits, or 5.5 × 10<sup>−5</sup> below 0.01."""
-    if value >= 0.01:
-        return f"{value:.3g}"
-    mantissa, exponent = f"{value:.1e}".split("e")
-    return f"{mantissa} × 10<sup>−{int(exponent[1:])}</sup>"
+    from .panels import decimal_or_power
+
+    return f"{value:.3g}" if value >= 0.01 else decimal_or_power(value)
 
 
 def query_gradient_table(lang: str = "en") -> str:
-    """:func:`query_gradients` as an HTML table, a row per d."""
+    """:func:`query_gradients` as an HTML table: a row per statistic, a column per d.
+
+    Narrow enough for a phone: the statistics go down, the three d across.
+    """
     from .panels import html_table
 
     table = query_gradients()
@@ -205,13 +208,11 @@ def query_gradient_table(lang: str = "en") -> str:
         for kind in ("raw", "scaled")
     ]
     rows = [
-        [str(d), *(_short(table[key][i]) for key in keys)]
-        for i, d in enumerate(GRADIENT_DIMENSIONS)
+        [html.escape(label(f"query_gradient_{key}", lang))]
+        + [_short(value) for value in table[key]]
+        for key in keys
     ]
-    return html_table(
-        [
-            label("query_gradient_d", lang),
-            *(label(f"query_gradient_{k}", lang) for k in keys),
-        ],
-        rows,
-    )
+    header = [label("query_gradient_statistic", lang)] + [
+        label("query_gradient_d", lang, d=d) for d in GRADIENT_DIMENSIONS
+    ]
+    return html_table(header, rows)

@@ -18,7 +18,7 @@ import numpy as np
 from ..labels import label
 from ..svg import Drawing
 from .attention_layer import SATURATION_DIMENSIONS, saturation_table, weight_panels
-from .panels import html_table
+from .panels import decimal_or_power, html_table
 
 if TYPE_CHECKING:  # torch is the [model] extra
     import torch
@@ -28,22 +28,6 @@ SCORING_HIDDEN = 16  # the additive score's hidden units
 SCORING_SEED = 0
 ORDER_SHAPE = (6, 16, 4)  # positions, d_model, heads
 ORDER_PERMUTATION = (4, 0, 5, 2, 1, 3)
-
-
-def decimal_or_power(value: float) -> str:
-    """A non-negative ``value`` to two significant digits, as a table prints it.
-
-    From 0.01 up a decimal (0.89); below it, a power of ten in HTML with a
-    true minus sign, 2.9 × 10<sup>−16</sup>, as in the cost table, rather than
-    the program's 2.9e-16.
-    """
-    if value == 0:
-        return "0"
-    mantissa, exponent = f"{value:.1e}".split("e")  # rounded first: 9.96e-3 is 1.0e-02
-    power = int(exponent)
-    if power >= -2:
-        return f"{float(mantissa) * 10.0**power:.{max(0, 1 - power)}f}"
-    return f"{mantissa} × 10<sup>−{-power}</sup>"
 
 
 def _generator(seed: int) -> torch.Generator:

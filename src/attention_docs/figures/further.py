@@ -21,7 +21,6 @@ from ..scores import pooling_gradient
 from ..smoothers import class_probabilities, kernel_density, local_linear
 from ..style import DATA_COLOURS
 from ..svg import Drawing
-from .attention_layer_tables import decimal_or_power
 from .dataset import chapter_data
 from .further_experiments import (
     BOUNDARY_BANDWIDTH,
@@ -32,7 +31,7 @@ from .further_experiments import (
     rate_by_dimension,
     width_selection,
 )
-from .panels import html_table, rate_line, series_names
+from .panels import decimal_or_power, html_table, rate_line, series_names
 
 if TYPE_CHECKING:
     import torch

@@ -150,19 +150,13 @@ def online_table(lang: str = "en") -> str:
 
 
 def online_inputs(lang: str = "en") -> str:
-    """The scores and values of :func:`online_steps`, as a two-row HTML table."""
+    """The scores and values of :func:`online_steps`, a row per key."""
     scores, values, _ = online_steps()
     rows = [
-        [
-            html.escape(label("online_scores", lang)),
-            *(_number(s, ".1f") for s in scores),
-        ],
-        [
-            html.escape(label("online_values", lang)),
-            *(_number(v, ".1f") for v in values),
-        ],
+        [str(j), _number(s, ".1f"), _number(v, ".1f")]
+        for j, (s, v) in enumerate(zip(scores, values, strict=True))
     ]
-    header = [label("online_key", lang), *(str(j) for j in range(ONLINE_KEYS))]
+    header = [label(f"online_{k}", lang) for k in ("key", "scores", "values")]
     return html_table(header, rows)
 
 
@@ -290,16 +284,21 @@ def decode_rows() -> list[dict[str, float]]:
 
 
 def decode_table(lang: str = "en") -> str:
-    """:func:`decode_rows` as an HTML table."""
+    """:func:`decode_rows` as an HTML table: a column per kind of attention."""
+    rows = decode_rows()
+    shown = {
+        "cache": lambda v: f"{v:g}",
+        "work": _power,
+        "moved": lambda v: f"{v:g}",
+        "intensity": lambda v: f"{v:g}",
+    }
     cells = [
-        [
-            html.escape(label(f"decode_kind_{i}", lang, kv=int(row["kv_heads"]))),
-            f"{row['cache']:g}",
-            _power(row["work"]),
-            f"{row['moved']:g}",
-            f"{row['intensity']:g}",
-        ]
-        for i, row in enumerate(decode_rows())
+        [html.escape(label(f"decode_table_{key}", lang, **MODEL))]
+        + [show(row[key]) for row in rows]
+        for key, show in shown.items()
     ]
-    keys = ("kind", "cache", "work", "moved", "intensity")
-    return html_table([label(f"decode_table_{k}", lang, **MODEL) for k in keys], cells)
+    header = [label("decode_table_kind", lang, **MODEL)] + [
+        label(f"decode_kind_{i}", lang, kv=int(row["kv_heads"]))
+        for i, row in enumerate(rows)
+    ]
+    return html_table(header, cells)

@@ -30,6 +30,22 @@ def rate_line(sizes: np.ndarray, errors: np.ndarray, rate: float) -> np.ndarray:
     return anchor * sizes**-rate
 
 
+def decimal_or_power(value: float) -> str:
+    """A non-negative ``value`` to two significant digits, as a table prints it.
+
+    From 0.01 up a decimal (0.89); below it, a power of ten in HTML with a
+    true minus sign, 2.9 × 10<sup>−16</sup>, as in the cost table, rather than
+    the program's 2.9e-16.
+    """
+    if value == 0:
+        return "0"
+    mantissa, exponent = f"{value:.1e}".split("e")  # rounded first: 9.96e-3 is 1.0e-02
+    power = int(exponent)
+    if power >= -2:
+        return f"{float(mantissa) * 10.0**power:.{max(0, 1 - power)}f}"
+    return f"{mantissa} × 10<sup>−{-power}</sup>"
+
+
 def html_table(header: list[str], rows: list[list[str]]) -> str:
     """An HTML table for a page; header cells are escaped, cells given as HTML."""
     head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)

@@ -16,7 +16,6 @@ from ..labels import label
 from ..plotting import curves, heatmaps
 from ..scores import dot_product_scores, gaussian_scores, softmax
 from ..svg import Drawing
-from .attention_layer_tables import decimal_or_power
 from .experiments import (
     DOT_PRODUCT_BANDWIDTH,
     DOT_PRODUCT_DIMENSIONS,
@@ -31,7 +30,7 @@ from .experiments import (
     loss_over_w,
     trained,
 )
-from .panels import fit_drawing, html_table, weights_drawing
+from .panels import decimal_or_power, fit_drawing, html_table, weights_drawing
 
 if TYPE_CHECKING:  # attention_docs.model needs torch, the [model] extra
     from ..model import TrainingResult

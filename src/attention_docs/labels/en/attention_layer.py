@@ -49,7 +49,8 @@ LABELS: dict[str, str] = {
         "flattest ({additive:.2f})."
     ),
     "saturation_table_d": "d",
-    "query_gradient_d": "d",
+    "query_gradient_statistic": "‖∂α/∂q‖ (Frobenius norm)",
+    "query_gradient_d": "d = {d}",
     "query_gradient_mean_raw": "mean, q·k",
     "query_gradient_mean_scaled": "mean, q·k / √d",
     "query_gradient_median_raw": "median, q·k",
@@ -76,7 +77,7 @@ LABELS: dict[str, str] = {
     "cost_table_linear": "Multiply-adds, linear attention (2nd², d = {d})",
     "growth_table_layer": "Layer (one head, d = {d})",
     "growth_table_time": (
-        "Measured time grows as (its fitted power of n lies within ±0.5 of the "
+        "Measured time grows as (its fitted power of n is less than 0.5 from the "
         "power shown)"
     ),
     "growth_table_work": "Multiply-adds counted",

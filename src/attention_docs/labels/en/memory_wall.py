@@ -12,7 +12,7 @@ LABELS: dict[str, str] = {
         "scales. The n × n weights alone and the library's softmax attention "
         "grow as n²; at n = 2048 the layer holds {full:.3g} MiB at its peak, "
         "against {weights:.0f} MiB for the weights. Tiled attention and causal "
-        "linear attention grow as n: {tiled:.2f} and {linear:.2f} MiB at n = 2048."
+        "linear attention grow as n: {tiled:.3g} and {linear:.3g} MiB at n = 2048."
     ),
     "memory_table_length": "Length n",
     "memory_table_weights": "n × n weights alone (MiB)",
@@ -20,11 +20,11 @@ LABELS: dict[str, str] = {
     "memory_table_tiled": "tiled attention, peak (MiB)",
     "memory_table_linear": "causal linear attention, peak (MiB)",
     "online_key": "Key j",
-    "online_scores": "score s_j",
-    "online_values": "value v_j",
+    "online_scores": "Score sⱼ",
+    "online_values": "Value vⱼ",
     "online_table_keys": "Keys seen",
     "online_table_maximum": "Running maximum m",
-    "online_table_total": "Running sum ℓ = Σ exp(s_j − m)",
+    "online_table_total": "Running sum ℓ = Σ exp(sⱼ − m)",
     "online_table_estimate": "Estimate (ratio of the two sums)",
     "online_at_once": "softmax over all keys at once",
     "traffic_table_step": "Step (n = {n}, d = {d}, 16-bit numbers)",
@@ -39,11 +39,11 @@ LABELS: dict[str, str] = {
     "backward_table_layer": "One head, n = {n}, d = {d}, 32-bit",
     "backward_table_kept": "Kept for the backward pass (MiB)",
     "backward_full": "softmax attention, written out (the library's layer)",
-    "backward_tiled": "tiled attention (outputs and one log-sum-exp per query)",
+    "backward_tiled": "tiled attention (inputs, outputs, one log-sum-exp per query)",
     "decode_table_kind": (
         "Attention ({layers} layers, {heads} query heads of {head_dim})"
     ),
-    "decode_table_cache": "Cache of {n} positions (GiB, 16-bit)",
+    "decode_table_cache": "Cache of {n} positions, all {layers} layers (GiB, 16-bit)",
     "decode_table_work": "One token, one layer: multiply-adds",
     "decode_table_moved": "One token, one layer: cache read (MiB)",
     "decode_table_intensity": "Multiply-adds per byte",
