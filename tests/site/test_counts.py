@@ -44,3 +44,19 @@ def test_each_edition_counts_its_own_pages(tmp_path):
     }
     assert ">2</span>" in (tmp_path / "index.html").read_text(encoding="utf-8")
     assert ">1</span>" in (tmp_path / "zh" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_page_rewritten_since_the_last_build_is_counted_again(tmp_path):
+    editions = read_editions(ROOT / "mkdocs.yml")
+    (tmp_path / "zh").mkdir()
+    for folder in (tmp_path, tmp_path / "zh"):
+        (folder / "index.html").write_text("<p>home</p>", encoding="utf-8")
+    page = tmp_path / "page.html"
+    page.write_text(BLOCK.format(needs=""), encoding="utf-8")
+    assert write_counts(tmp_path, editions)["en"]["torch"] == 0
+    page.write_text(BLOCK.format(needs=TORCH), encoding="utf-8")  # another size
+    assert write_counts(tmp_path, editions)["en"] == {
+        "blocks": 1,
+        "torch": 1,
+        "browser": 0,
+    }

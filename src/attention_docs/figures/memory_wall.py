@@ -8,9 +8,10 @@ returns the same numbers in every build.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -62,12 +63,29 @@ def memory_rows() -> dict[str, tuple[float, ...]]:
     rows: dict[str, list[float]] = {name: [] for name in (*MEMORY_LAYERS, "weights")}
     for n in MEMORY_LENGTHS:
         x = torch.randn(1, n, MEMORY_WIDTH, generator=_generator(n))
-        with torch.no_grad():
+        with torch.no_grad(), _one_thread():
             for name in MEMORY_LAYERS:
                 call = functools.partial(_layer(name), x, x, x)
                 rows[name].append(peak_bytes(call) / MIB)
         rows["weights"].append(4 * n * n / MIB)
     return {name: tuple(values) for name, values in rows.items()}
+
+
+@contextlib.contextmanager
+def _one_thread() -> Iterator[None]:
+    """PyTorch on one thread, restored after.
+
+    The counts do not change, and on a busy machine the thread pool's waiting
+    costs more than these small products gain.
+    """
+    from .._torch import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 def memory_figure(lang: str = "en") -> Drawing:
@@ -225,10 +243,11 @@ def backward_rows() -> dict[str, float]:
     q, k, v = (
         torch.randn(1, n, d, generator=generator).requires_grad_() for _ in range(3)
     )
-    kept = {
-        name: saved_bytes(functools.partial(_layer(name), q, k, v)) / MIB
-        for name in ("full", "tiled")
-    }
+    with _one_thread():
+        kept = {
+            name: saved_bytes(functools.partial(_layer(name), q, k, v)) / MIB
+            for name in ("full", "tiled")
+        }
     model = MODEL["batch"] * MODEL["heads"] * MODEL["n"] ** 2 * 2 / GIB
     return {**kept, "weights": 4 * n * n / MIB, "model": model}
 
