@@ -258,6 +258,11 @@ def test_the_crossovers_of_the_layer_and_the_block(d_model):
 
     assert layer(2 * d_model) == 0 and layer(2 * d_model + 1) > 0
     assert block(6 * d_model) == 0 and block(6 * d_model + 1) > 0
+
+    def causal(n, projections):  # a kernel that skips the masked half
+        return n * n * d_model - projections * n * d_model**2
+
+    assert causal(4 * d_model, 4) == 0 and causal(12 * d_model, 12) == 0
     assert_stated(
         PAGE,
         en="the crossover for the whole block is $n > 6 d_{\\text{model}}$",
@@ -387,3 +392,21 @@ def test_the_model_s_weights_outnumber_its_cache():
         zh="仍按每个查询头配一个键值头计，这个模型的注意力层和前馈网络共约 "
         "64 亿个参数，比这个长度下的缓存还多。",
     )
+
+
+def test_the_causal_linear_form_does_about_twice_the_work():
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from attention_docs.linear_attention import linear_attention
+
+    x = torch.zeros(1, 1024, 64)
+
+    def flops(causal):
+        with FlopCounterMode(display=False) as counter, torch.no_grad():
+            linear_attention(x, x, x, causal=causal)
+        return counter.get_total_flops()
+
+    # about 2nd² multiply-adds (and n d for the denominator), two flops each
+    assert flops(False) / 2 == pytest.approx(2 * 1024 * 64 * 64, rel=0.01)
+    assert 1.5 < flops(True) / flops(False) < 2.5
+    assert_stated(PAGE, en="the causal form below does about twice that work.")
