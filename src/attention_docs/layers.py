@@ -15,7 +15,7 @@ import math
 
 from ._torch import nn, torch
 from .kv_cache import KVCache
-from .scoring import check_qkv, check_tensor
+from .scoring import check_qkv, check_tensor, score_scale
 
 
 def _check_size(name: str, value: object, minimum: int = 1) -> int:
@@ -142,10 +142,7 @@ def scaled_dot_product_attention(
         shape (..., n_queries, n_keys).
     """
     queries, keys, values = check_qkv(queries, keys, values)
-    if scale is None:
-        scale = 1 / math.sqrt(queries.shape[-1])
-    elif not math.isfinite(scale) or scale <= 0:
-        raise ValueError(f"scale must be a positive number, got {scale!r}")
+    scale = score_scale(queries, scale)
     scores = queries @ keys.transpose(-2, -1) * scale  # (..., n_queries, n_keys)
     weights = masked_softmax(scores, mask)
     return weights @ values, weights  # (..., n_queries, d_v)

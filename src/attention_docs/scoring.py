@@ -8,6 +8,8 @@ additive score of Bahdanau et al. (2014), each giving scores shaped
 
 from __future__ import annotations
 
+import math
+
 from ._torch import torch
 
 
@@ -44,6 +46,15 @@ def check_qkv(
             f"values (..., n_keys, d_v) with the same leading shape; got {q}, {k}, {v}"
         )
     return queries, keys, values
+
+
+def score_scale(queries: torch.Tensor, scale: float | None) -> float:
+    """The factor of the scores: ``scale``, checked, or 1/√d if None."""
+    if scale is None:
+        return 1 / math.sqrt(queries.shape[-1])
+    if not math.isfinite(scale) or scale <= 0:
+        raise ValueError(f"scale must be a positive number, got {scale!r}")
+    return scale
 
 
 def dot_product_scores(queries: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:

@@ -23,7 +23,7 @@ import math
 from typing import Any
 
 from ._torch import torch
-from .scoring import check_qkv
+from .scoring import check_qkv, score_scale
 
 BLOCK = 64  # queries and keys per tile, unless the caller says otherwise
 
@@ -181,10 +181,7 @@ def tiled_attention(
     queries, keys, values = check_qkv(queries, keys, values)
     if isinstance(block, bool) or not isinstance(block, int) or block < 1:
         raise ValueError(f"block must be a positive integer, got {block!r}")
-    if scale is None:
-        scale = 1 / math.sqrt(queries.shape[-1])
-    elif not math.isfinite(scale) or scale <= 0:
-        raise ValueError(f"scale must be a positive number, got {scale!r}")
+    scale = score_scale(queries, scale)
     offset = None
     if causal:
         n_queries, n_keys = queries.shape[-2], keys.shape[-2]
@@ -207,5 +204,5 @@ def log_sum_exp(
     keeps instead of the query's weights.
     """
     queries, keys, _ = check_qkv(queries, keys, keys)
-    scale = 1 / math.sqrt(queries.shape[-1])
+    scale = score_scale(queries, None)
     return _forward(queries, keys, keys, scale, block, None)[1]
