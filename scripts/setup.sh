@@ -79,6 +79,10 @@ if [ ! -d tools/pyodide/archive ]; then
     --dest tools/pyodide/carrier --requirement tools/pyodide/carrier.txt
 fi
 .venv/bin/python -m attention_docs_site.site.pyodide >/dev/null
+# The Run button's warm start: Pyodide, under Node.js, compiles what a start
+# imports and builds matplotlib's font list, once (site/bytecode.py; skipped
+# when tools/pyodide/compiled/ was made from this runtime).
+.venv/bin/python -m attention_docs_site.site.bytecode
 if [ "$group" != docs ]; then
   npm ci --prefix tools/html-check --no-audit --no-fund --ignore-scripts --loglevel=error
   # .venv-floor: the lock, but Pyodide's numeric stack (packaging stays the

@@ -10,6 +10,9 @@
 // page gets only with cross-origin isolation, and GitHub Pages sends no such
 // headers. Every run waiting on that worker ends as stopped, and the next
 // Run starts a fresh one, which runs the session's earlier blocks again.
+// A start whose file did not load ends its worker too, and offers Retry. A
+// run that raised selects the reader's line; one that imported a package
+// Pyodide here lacks names it and points to the notebooks.
 (() => {
   let worker = null;
   let started = null;
@@ -39,19 +42,18 @@
 
   function startPython(labels, status) {
     if (!started) {
-      const { runtime, wheel } = data();
-      worker = new Worker(new URL("run-worker.js", SCRIPT));
+      const { runtime, wheel, compiled } = data();
+      const script = new URL("run-worker.js", SCRIPT).href;
+      worker = new Worker(script);
       worker.onmessage = answer;
       worker.onerror = (event) => {
         // The worker's script did not load or start: every waiting run ends.
-        for (const [id, entry] of waiting) {
-          waiting.delete(id);
-          entry.resolve({ error: event.message || labels.worker_failed });
-        }
-        worker = started = null;
+        endPython({ error: event.message || labels.worker_failed, file: script });
       };
       const absolute = (path) => new URL(path, location.href).href;
-      started = ask({ type: "start", runtime: absolute(runtime), wheel: absolute(wheel) }, (p) =>
+      const files = { stdlib: absolute(compiled.stdlib), bytecode: absolute(compiled.bytecode) };
+      const start = { type: "start", runtime: absolute(runtime), wheel: absolute(wheel), compiled: files };
+      started = ask(start, (p) =>
         status(labels["loading_" + p.step]),
       ).then((reply) => {
         if (reply.error) started = null;
@@ -61,15 +63,29 @@
     return started;
   }
 
-  function stopPython() {
+  // Ends the worker: every run waiting on it ends with `reply`.
+  function endPython(reply) {
     if (!worker) return;
     worker.terminate();
     worker = started = null;
     ran.clear(); // a new worker has run nothing yet
     for (const [id, entry] of waiting) {
       waiting.delete(id);
-      entry.resolve({ stopped: true });
+      entry.resolve(reply);
     }
+  }
+
+  const stopPython = () => endPython({ stopped: true });
+
+  // The file name of a URL of the site's, e.g. numpy-2.0.2-….whl.
+  const fileName = (url) => decodeURIComponent(new URL(url, location.href).pathname.split("/").pop());
+
+  // Selects a line of the editor's code, where a run raised.
+  function selectLine(code, line) {
+    const lines = code.value.split("\n");
+    if (!(line >= 1 && line <= lines.length)) return;
+    const start = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
+    code.setSelectionRange(start, start + lines[line - 1].length);
   }
 
   const SCRIPT = document.currentScript.src;
@@ -116,6 +132,8 @@
     const status = (text) => (panel.status.textContent = text);
     const button = panel.run;
     button.disabled = true;
+    panel.retry.hidden = true;
+    panel.note.hidden = true;
     panel.stop.hidden = false;
     block.setAttribute("aria-busy", "true");
     status("");
@@ -131,7 +149,12 @@
       const start = await startPython(labels, status);
       if (stopped(start)) return;
       if (start.error) {
-        status(labels.failed.replace("{error}", start.error));
+        if (start.file) {
+          // A lost connection: this worker is spent; Retry starts a new one.
+          endPython({ stopped: true });
+          status(labels.load_failed.replace("{file}", fileName(start.file)));
+          panel.retry.hidden = false;
+        } else status(labels.failed.replace("{error}", start.error));
         return;
       }
       const session = block.dataset.runSession;
@@ -162,11 +185,22 @@
       ran.add(block);
       block.output.replaceChildren(render(block, reply));
       document.dispatchEvent(new CustomEvent("ad:content"));
-      status(reply.error ? labels.raised : labels.done);
+      if (!reply.error) status(labels.done);
+      else if (reply.line) {
+        status(labels.raised_line.replace("{line}", reply.line));
+        selectLine(panel.code, reply.line);
+      } else status(labels.raised);
+      if (reply.missing) {
+        const name = element("code", {}, reply.missing).outerHTML;
+        panel.note.innerHTML = labels.missing_package.replaceAll("{package}", name);
+        panel.note.hidden = false;
+      }
     } finally {
       clearTimeout(long);
       button.disabled = false;
-      if (document.activeElement === panel.stop) button.focus(); // not lost
+      // The focus, on Stop until now, is not lost.
+      const next = panel.retry.hidden ? button : panel.retry;
+      if (document.activeElement === panel.stop) next.focus();
       panel.stop.hidden = true;
       block.removeAttribute("aria-busy");
     }
@@ -208,14 +242,17 @@
       const runButton = element("button", { type: "button", class: "md-button md-button--primary" }, labels.run);
       const stop = element("button", { type: "button", class: "md-button", hidden: "" }, labels.stop);
       const reset = element("button", { type: "button", class: "md-button" }, labels.reset);
+      const retry = element("button", { type: "button", class: "md-button", hidden: "" }, labels.retry);
       const status = element("p", { class: "ad-run-status", role: "status", "aria-live": "polite" });
+      const note = element("p", { class: "ad-run-note", hidden: "" }); // a missing package
       const original = pristine(block.output);
       const controls = element("div", { class: "ad-run-controls" });
-      controls.append(runButton, stop, reset);
-      panel.append(code, controls, status);
-      Object.assign(panel, { code, run: runButton, stop, status });
+      controls.append(runButton, stop, retry, reset);
+      panel.append(code, controls, status, note);
+      Object.assign(panel, { code, run: runButton, stop, retry, status, note });
       stop.addEventListener("click", stopPython);
       runButton.addEventListener("click", () => run(block, panel));
+      retry.addEventListener("click", () => run(block, panel));
       code.addEventListener("keydown", (event) => {
         if (event.key === "Enter" && (event.ctrlKey || event.metaKey || event.shiftKey)) {
           event.preventDefault();

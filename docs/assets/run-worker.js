@@ -6,17 +6,21 @@
 // site was built, attention_docs_site/site/pyodide.py), then the library's
 // wheel, the version that drew the page's figures.
 //
-// Messages in:  {id, type: "start", runtime, wheel}
+// Messages in:  {id, type: "start", runtime, wheel, compiled: {stdlib, bytecode}}
 //               {id, type: "run", session, code, mode: "print" | "cell"}
 //               {id, type: "imports", session, code}: of a block that needs
 //               PyTorch, only its imports that work without it
 // Messages out: {id, type: "progress", step}: "runtime", "packages", "library"
-//               {id, type: "done", stdout, html, error}
+//               {id, type: "done", stdout, shown, error, line, missing}: a run's
+//               output; line: the reader's line that raised; missing: the
+//               package an import asked for that Pyodide here does not have
+//               {id, type: "done", error, file}: a start that failed, and the
+//               site's file that did not load, if one did not
 
 let python = null;
 
 const RUNNER = String.raw`
-import ast, contextlib, io, sys, traceback, types
+import ast, contextlib, importlib.util, io, sys, traceback, types
 
 _namespaces = {}
 
@@ -58,13 +62,33 @@ def imports(session, code):
             except ImportError:
                 pass
 
+def _where(exception, trace):
+    """The reader's line that raised, or None: a syntax error's, else the last
+    of the reader's frames."""
+    if isinstance(exception, SyntaxError) and exception.filename == "<block>":
+        return exception.lineno
+    line = None
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename == "<block>":
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    return line
+
+def _missing(exception):
+    """The package an import asked for that Python here does not have, or None."""
+    if not isinstance(exception, ModuleNotFoundError) or not exception.name:
+        return None
+    package = exception.name.partition(".")[0]
+    return package if importlib.util.find_spec(package) is None else None
+
 def run(session, code, mode):
-    """Run code in its session's namespace: (stdout, rich outputs, error)."""
+    """Run code in its session's namespace:
+    (stdout, rich outputs, error, the reader's line that raised, missing package)."""
     namespace = _namespaces.setdefault(session, {"__name__": "__main__"})
     out, err = io.StringIO(), io.StringIO()
     shown = []
     _shown.clear()
-    error = None
+    error = line = missing = None
     try:
         tree = ast.parse(code, "<block>")
         last = None
@@ -81,25 +105,64 @@ def run(session, code, mode):
         while trace is not None and trace.tb_frame.f_code.co_filename != "<block>":
             trace = trace.tb_next  # drop this runner's own frames
         error = "".join(traceback.format_exception(kind, exception, trace))
+        line, missing = _where(exception, trace), _missing(exception)
     # A cell shows what it wrote to stderr, as Jupyter does; a page's block
     # shows its printed output only, as the build does.
     text = out.getvalue() + (err.getvalue() if mode == "cell" else "")
-    return text, shown, error
+    return text, shown, error, line, missing
 `;
+
+// Python compiled when the site was built (attention_docs_site/site/bytecode.py):
+// the standard library's archive with the .pyc of what a start imports, and
+// the packages' .pyc with matplotlib's font list, unpacked over the packages.
+// Each .pyc is checked against its source's hash before Python uses it.
+// The first of the site's files that did not load, for the reader's message:
+// every file comes through fetch (Pyodide's too) or importScripts.
+let failedFile = null;
+const siteFetch = self.fetch.bind(self);
+self.fetch = async (resource, options) => {
+  try {
+    const response = await siteFetch(resource, options);
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    return response;
+  } catch (error) {
+    failedFile ??= String(resource.url ?? resource);
+    throw error;
+  }
+};
+const siteImportScripts = self.importScripts.bind(self);
+self.importScripts = (...urls) => {
+  try {
+    siteImportScripts(...urls);
+  } catch (error) {
+    failedFile ??= String(urls[0]);
+    throw error;
+  }
+};
+
+async function fetched(url) {
+  return (await fetch(url)).arrayBuffer();
+}
 
 async function start(message) {
   const post = (step) => postMessage({ id: message.id, type: "progress", step });
   post("runtime");
+  const bytecode = fetched(message.compiled.bytecode);
+  bytecode.catch(() => {}); // awaited below; not unhandled meanwhile
   importScripts(message.runtime + "pyodide.js");
-  const pyodide = await loadPyodide({ indexURL: message.runtime });
+  const pyodide = await loadPyodide({
+    indexURL: message.runtime,
+    stdLibURL: message.compiled.stdlib,
+  });
   post("packages");
-  await pyodide.loadPackage(["numpy", "matplotlib"], {
+  // One call: each call to loadPackage costs about 0.1 s of its own.
+  await pyodide.loadPackage(["numpy", "matplotlib", message.wheel], {
     messageCallback: () => {},
     errorCallback: (text) => console.error(text),
   });
+  pyodide.unpackArchive(await bytecode, "zip", { extractDir: "/" });
   post("library");
-  await pyodide.loadPackage(message.wheel, { messageCallback: () => {} });
-  // The font cache is built here, once, not in the first block's output.
+  // matplotlib reads its font list from the file unpacked above.
   pyodide.runPython("import matplotlib; matplotlib.use('agg'); import matplotlib.font_manager");
   pyodide.runPython(RUNNER);
   return pyodide;
@@ -109,7 +172,13 @@ onmessage = async ({ data: message }) => {
   try {
     if (message.type === "start") {
       python ??= start(message);
-      await python;
+      try {
+        await python;
+      } catch (error) {
+        // The page ends this worker and a Retry starts a fresh one.
+        postMessage({ id: message.id, type: "done", error: String(error), file: failedFile });
+        return;
+      }
       postMessage({ id: message.id, type: "done" });
       return;
     }
@@ -123,10 +192,10 @@ onmessage = async ({ data: message }) => {
     }
     const run = pyodide.globals.get("run");
     const result = run(message.session, message.code, message.mode);
-    const [stdout, shown, error] = result.toJs({ dict_converter: Object.fromEntries });
+    const [stdout, shown, error, line, missing] = result.toJs({ dict_converter: Object.fromEntries });
     result.destroy();
     run.destroy();
-    postMessage({ id: message.id, type: "done", stdout, shown, error });
+    postMessage({ id: message.id, type: "done", stdout, shown, error, line, missing });
   } catch (error) {
     postMessage({ id: message.id, type: "done", error: String(error), failed: true });
   }

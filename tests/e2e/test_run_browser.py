@@ -10,9 +10,11 @@ of Python loads before a click.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import xml.etree.ElementTree as ET
+import zipfile
 from html import unescape
 from urllib.parse import urlsplit
 
@@ -22,11 +24,17 @@ from helpers import CHAPTERS, DEFAULT_FIRST, LANGS, NOTEBOOK_PAGES
 from test_explorables_browser import instant_page
 
 from attention_docs import figures
+from attention_docs_site.layout import (
+    COMPILED_BUNDLE,
+    COMPILED_FOLDER,
+    PYODIDE_FOLDER,
+)
 
 # The nav's order: the home page, the chapters, the exercise pages.
 PAGES = ("", *CHAPTERS, *NOTEBOOK_PAGES)
 DONE = {"en": "Done.", "zh": "运行完毕。"}
-RAISED = {"en": "The code raised", "zh": "代码抛出了异常"}
+RAISED = {"en": "The code raised", "zh": "抛出了异常"}
+RAISED_AT = {"en": "at line {}", "zh": "在第 {} 行"}
 OPEN_TORCH = {"en": "Needs PyTorch: how to run it", "zh": "需要 PyTorch：如何运行"}
 CLOSE = {"en": "Hide the code", "zh": "收起代码"}
 # Loading Pyodide and its packages the first time, on a busy 2-core machine.
@@ -240,7 +248,8 @@ def test_a_block_that_raises_shows_its_traceback(page, site_url, lang):
         "bandwidth=1.0", "bandwidth=-1.0"
     )
     _run(page, block, code=code)
-    assert block.locator(".ad-run-status").text_content().startswith(RAISED[lang])
+    status = block.locator(".ad-run-status").text_content()
+    assert status.count(RAISED[lang]) == 1 and RAISED_AT[lang].format(1) in status
     error = block.locator(".ad-run-error").text_content()
     assert "Traceback" in error and "ValueError" in error and "bandwidth" in error
     assert "<block>" in error  # the reader's code, not the runner's frames
@@ -345,6 +354,90 @@ def test_stop_ends_an_endless_loop_and_the_next_run_works(page, site_url, lang):
     # space, more than WebAssembly's memory: Python's MemoryError, not a dead panel.
     bomb = "import numpy as np\n[np.ones((14_000, 14_000)) for _ in range(3)]"
     _run(page, block, code=bomb)
-    assert status.text_content().startswith(RAISED[lang])
+    assert status.text_content().count(RAISED[lang]) == 1
     assert "MemoryError" in block.locator(".ad-run-error").text_content()
     assert page.problems == []
+
+
+LOAD_FAILED = {"en": "Python could not start", "zh": "Python 未能启动"}
+RETRY = {"en": "Retry", "zh": "重试"}
+# Run first in a fresh worker, where a start imported matplotlib but not its
+# figure: what the first figure imports is compiled code from the site
+# (site/bytecode.py), and the font list is the one shipped.
+FROM_THE_SITE = """import sys, hashlib, pathlib
+compiled = []
+sys.addaudithook(lambda e, a: e == "compile" and compiled.append(str(a[1])))
+import matplotlib.figure, matplotlib.backends.backend_svg
+from attention_docs import figures
+figures.identity_heatmap(lang="en")
+print([f for f in compiled if f.endswith(".py") and "/attention_docs/" not in f])
+import matplotlib.font_manager as fm
+font_list = pathlib.Path(fm.__file__).with_name("fontlist.json")
+print(hashlib.sha256(font_list.read_bytes()).hexdigest())
+names = lambda m: sorted(f.fname for f in m.ttflist + m.afmlist)
+print(names(fm.fontManager) == names(fm.FontManager()))
+"""
+
+
+def _shipped_font_list(site) -> str:
+    """The sha256 of the font list in the site's bytecode.zip."""
+    bundle = site / PYODIDE_FOLDER / COMPILED_FOLDER / COMPILED_BUNDLE
+    with zipfile.ZipFile(bundle) as z:
+        (name,) = [n for n in z.namelist() if n.endswith("matplotlib/fontlist.json")]
+        return hashlib.sha256(z.read(name)).hexdigest()
+
+
+@pytest.mark.parametrize("lang", DEFAULT_FIRST)  # the Chinese words: release tier
+def test_a_start_and_its_errors_tell_the_reader_what_to_do(
+    page, site_url, built_site, lang
+):
+    """A file that did not load is named, and Retry starts Python; the start
+    compiles nothing a figure imports and reads the shipped font list; a
+    syntax error selects its line; a missing package is named, with the
+    notebooks."""
+    lost = []
+
+    def once(route):  # the connection drops while numpy loads, once
+        if lost:
+            return route.continue_()
+        lost.append(route.request.url)
+        return route.abort("internetdisconnected")
+
+    page.route("**/numpy-*.whl", once)
+    visit(page, site_url, "attention-pooling/", lang)
+    block = page.locator(".ad-run").first
+    block.locator(".ad-run-open").click()
+    panel = block.locator(".ad-run-panel")
+    status = panel.locator(".ad-run-status")
+    _run(page, block, code=FROM_THE_SITE)
+    assert status.text_content().startswith(LOAD_FAILED[lang])
+    assert lost[0].rsplit("/", 1)[1] in status.text_content()  # the file's name
+    retry = panel.get_by_role("button", name=RETRY[lang])
+    retry.click()
+    run = panel.get_by_role("button", name=re.compile("^(Run|运行)$"))
+    page.wait_for_function(
+        "b => !b.disabled", arg=run.element_handle(), timeout=FIRST_RUN_MS
+    )
+    assert status.text_content() == DONE[lang] and retry.is_hidden()
+    printed = block.locator(".ad-run-output").text_content().split()
+    assert printed == ["[]", _shipped_font_list(built_site), "True"]
+
+    _run(page, block, code="x = 1\ny = [x,\n     2\nprint(y)\n")
+    error = block.locator(".ad-run-error").text_content()
+    assert "SyntaxError" in error and 'File "<block>", line 2' in error
+    assert RAISED_AT[lang].format(2) in status.text_content()
+    selected = panel.locator("textarea").evaluate(
+        "t => t.value.slice(t.selectionStart, t.selectionEnd)"
+    )
+    assert selected == "y = [x,"
+
+    _run(page, block, code="import numpy\nfrom scipy import stats\n")
+    note = panel.locator(".ad-run-note")
+    assert note.is_visible() and note.locator("code").first.text_content() == "scipy"
+    assert note.locator("a").get_attribute("href").endswith("exercises/notebooks.zip")
+    panel.get_by_role("button", name=re.compile("^(Reset|还原)$")).click()
+    _run(page, block)  # the block's own code: the note goes
+    assert status.text_content() == DONE[lang] and note.is_hidden()
+    # Only the lost file's: its request, and Pyodide's report of it.
+    lost_file = ("numpy", "Failed to fetch")
+    assert [p for p in page.problems if not any(w in p for w in lost_file)] == []

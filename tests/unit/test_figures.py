@@ -1,9 +1,14 @@
+import ast
 import base64
+import importlib
 import inspect
 import io
 import pickle
 import random
 import re
+import subprocess
+import sys
+import textwrap
 import warnings
 
 import matplotlib
@@ -373,8 +378,49 @@ def test_source_listing_of_a_method():
     listing = figures.source_listing("model.NadarayaWatsonRegressor.forward")
     assert listing.startswith("```python\ndef forward(")
     assert "torch.bmm" in listing and "torch.softmax" in listing
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="no no_such_function"):
         figures.source_listing("model.no_such_function")
+    with pytest.raises(ValueError, match="no module attention_docs.nothing"):
+        figures.source_listing("nothing.at_all")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "model.NadarayaWatsonRegressor.forward",
+        "model.NadarayaWatsonRegressor",
+        "model.leave_one_out_mask",
+        "pooling.gaussian_attention_pooling",
+        "layers.MultiHeadAttention.forward",
+        "kv_cache.KVCache.append",
+    ],
+)
+def test_source_listing_is_what_inspect_finds_in_the_imported_module(name):
+    """Read from the file, the listing is inspect's, docstring aside."""
+    module, _, attribute = name.partition(".")
+    target = importlib.import_module(f"attention_docs.{module}")
+    for part in attribute.split("."):
+        target = getattr(target, part)
+    expected = ast.parse(textwrap.dedent(inspect.getsource(target))).body[0]
+    code = figures.source_listing(name).removeprefix("```python\n")
+    shown = ast.parse(code.removesuffix("```\n")).body[0]
+    if ast.get_docstring(expected):
+        expected.body = expected.body[1:]
+    assert ast.dump(shown) == ast.dump(expected)
+
+
+def test_a_listing_of_the_model_s_code_imports_no_torch():
+    """So that the page's block runs in the browser, which has no PyTorch."""
+    code = (
+        "import sys\n"
+        "from attention_docs import figures\n"
+        "figures.source_listing('model.NadarayaWatsonRegressor.forward')\n"
+        "print('torch' in sys.modules)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert run.stdout.strip() == "False"
 
 
 def test_loss_basins_draws_the_loss_from_w_0_with_both_basins(drawn):

@@ -7,9 +7,9 @@ source listings the chapters show.
 from __future__ import annotations
 
 import ast
-import importlib
-import inspect
+import importlib.util
 import textwrap
+from pathlib import Path
 
 import numpy as np
 
@@ -156,6 +156,16 @@ def error_against_sample_size(lang: str = "en") -> Drawing:
     return Drawing(fig, alt)
 
 
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _definitions(
+    node: ast.AST | None,
+) -> list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]:
+    """The functions and classes defined in a module's or a class's body."""
+    return [n for n in getattr(node, "body", []) if isinstance(n, _DEFINITIONS)]
+
+
 def source_listing(name: str) -> str:
     """The source of a library function, as a Markdown code block for a page.
 
@@ -171,11 +181,22 @@ def source_listing(name: str) -> str:
     Returns:
         A fenced ``python`` code block.
     """
+    # Read from the module's file, not imported: a listing of the model's code
+    # needs no PyTorch (and runs in the page's Python, which has none).
     module_name, _, attribute = name.partition(".")
-    target: object = importlib.import_module(f"attention_docs.{module_name}")
+    spec = importlib.util.find_spec(f"attention_docs.{module_name}")
+    if spec is None or spec.origin is None:
+        raise ValueError(f"source_listing: no module attention_docs.{module_name}")
+    text = Path(spec.origin).read_text("utf-8")
+    node: ast.AST | None = ast.parse(text)
     for part in attribute.split("."):
-        target = getattr(target, part)
-    lines, _ = inspect.getsourcelines(target)  # type: ignore[arg-type]
+        node = next((n for n in _definitions(node) if n.name == part), None)
+    if not isinstance(node, _DEFINITIONS):
+        raise AttributeError(
+            f"source_listing: attention_docs.{module_name} has no {attribute}"
+        )
+    first_line = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    lines = text.splitlines(keepends=True)[first_line - 1 : node.end_lineno]
     source = textwrap.dedent("".join(lines))
     function = ast.parse(source).body[0]
     assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)

@@ -13,7 +13,13 @@ import html
 import json
 from typing import TYPE_CHECKING
 
-from attention_docs_site.layout import NOTEBOOK_ZIP, PYODIDE_FOLDER
+from attention_docs_site.layout import (
+    COMPILED_BUNDLE,
+    COMPILED_FOLDER,
+    COMPILED_STDLIB,
+    NOTEBOOK_ZIP,
+    PYODIDE_FOLDER,
+)
 
 if TYPE_CHECKING:
     from attention_docs_site.editions import Edition
@@ -38,9 +44,12 @@ WORDS = (
     "running_earlier",
     "done",
     "raised",
+    "raised_line",
     "earlier_failed",
     "failed",
     "worker_failed",
+    "load_failed",
+    "retry",
     "file_protocol",
 )
 
@@ -60,8 +69,16 @@ def run_data(content: str, page_url: str, edition: Edition, wheel: Wheel) -> str
     labels = {key: edition.word(f"run_{key}") for key in WORDS}
     notebooks = f"{up}{edition.folder}exercises/{NOTEBOOK_ZIP}"
     labels["needs_torch"] = edition.word("run_needs_torch", notebooks=notebooks)
+    # {package} is the reader's: run-editor.js fills it in.
+    labels["missing_package"] = edition.word(
+        "run_missing_package", notebooks=notebooks, package="{package}"
+    )
     data = {
         "runtime": f"{up}{PYODIDE_FOLDER}/",
+        "compiled": {
+            "stdlib": f"{up}{PYODIDE_FOLDER}/{COMPILED_FOLDER}/{COMPILED_STDLIB}",
+            "bytecode": f"{up}{PYODIDE_FOLDER}/{COMPILED_FOLDER}/{COMPILED_BUNDLE}",
+        },
         "wheel": f"{up}{wheel.path}",
         "labels": labels,
     }

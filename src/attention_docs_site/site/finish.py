@@ -20,7 +20,7 @@ from attention_docs_site.editions import Editions
 from attention_docs_site.execute import render_cache
 from attention_docs_site.execute.notebooks import write_notebook_zips
 from attention_docs_site.layout import PYODIDE_FOLDER
-from attention_docs_site.site import csp, links, math_font, pyodide
+from attention_docs_site.site import bytecode, csp, links, math_font, pyodide
 from attention_docs_site.site.book.pdf import (
     PDF_FOLDER,
     book_pages,
@@ -128,12 +128,13 @@ def check_pyodide(project: Path) -> None:
     """
     try:
         pyodide.check_present(project)
+        bytecode.check_present(project)
     except pyodide.PyodideFileError as error:
         raise _pyodide_error(error) from None
 
 
 def write_pyodide(project: Path, site: Path) -> None:
-    """Publish Pyodide's runtime and packages for the Run buttons, each checked.
+    """Publish Pyodide's runtime, packages and compiled files for the Run buttons.
 
     Raises:
         PluginError: A file is missing or is not the one the official lock
@@ -141,6 +142,7 @@ def write_pyodide(project: Path, site: Path) -> None:
     """
     try:
         published = pyodide.write_runtime(project, site / PYODIDE_FOLDER)
+        published += bytecode.publish(project, site / PYODIDE_FOLDER)
     except pyodide.PyodideFileError as error:
         raise _pyodide_error(error) from None
     log.info(

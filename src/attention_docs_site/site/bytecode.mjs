@@ -1,0 +1,93 @@
+// The Run button's warm start, prepared once on this machine: Pyodide itself,
+// under Node.js, compiles the Python its start and a first figure import, and
+// builds matplotlib's font list (attention_docs_site/site/bytecode.py).
+//
+//   node bytecode.mjs <pyodide.mjs> <published folder> <library source> <out>
+//
+// The published folder holds the runtime and the packages' wheels, each
+// checked against the official lock. Writes into <out>:
+//   - python_stdlib.zip's entries unchanged, and beside each module that the
+//     start imports its .pyc;
+//   - the .pyc of each package module imported, in its __pycache__ folder,
+//     and matplotlib's fontlist.json, as paths from /, in bytecode.zip.
+// Every .pyc is checked-hash (PEP 552): Python reads the source and compares
+// its hash before it uses one, so a stale .pyc is compiled again, never run.
+import { readFileSync } from "node:fs";
+
+const [loader, indexURL, source, out] = process.argv.slice(2);
+const { loadPyodide } = await import(loader);
+const quiet = { messageCallback: () => {}, errorCallback: (m) => console.error(m) };
+// matplotlib lists the fonts from a set: one hash seed, one order, the same file.
+const env = { PYTHONHASHSEED: "0" };
+const py = await loadPyodide({ indexURL, env, stdout: (line) => console.error(line) });
+await py.loadPackage(JSON.parse(readFileSync(0, "utf-8")), quiet);
+for (const [path, root] of [["/runtime", indexURL], ["/library", source], ["/out", out]]) {
+  py.FS.mkdirTree(path);
+  py.FS.mount(py.FS.filesystems.NODEFS, { root }, path);
+}
+try {
+  py.runPython(`
+import importlib.util, os, py_compile, sys, tempfile, zipfile
+
+# What a start imports: the worker's own imports, then the library and a
+# figure; from a file or not (a module that raised ImportError, e.g. on Windows).
+compiled_here = set()
+sys.addaudithook(lambda event, args: event == "compile" and compiled_here.add(str(args[1])))
+import matplotlib
+matplotlib.use("agg")
+import matplotlib.font_manager
+sys.path.insert(0, "/library")
+from attention_docs import figures
+figures.nadaraya_watson_fit(lang="en")
+figures.identity_heatmap(lang="en")
+figures.rate_table(lang="en")
+sys.path.remove("/library")
+
+STDLIB, PACKAGES = "/lib/python312.zip/", "/lib/python3.12/site-packages/"
+STAMP = (1980, 1, 1, 0, 0, 0)  # every entry's date: the files are reproducible
+imported = sorted(
+    {m.__file__ for m in list(sys.modules.values()) if getattr(m, "__file__", None)}
+    | compiled_here
+)
+
+def compiled(data, path):
+    """The checked-hash .pyc of a module's source, as if compiled at path."""
+    with tempfile.TemporaryDirectory() as scratch:
+        source, target = f"{scratch}/module.py", f"{scratch}/module.pyc"
+        with open(source, "wb") as file:
+            file.write(data)
+        mode = py_compile.PycInvalidationMode.CHECKED_HASH
+        py_compile.compile(source, target, path, doraise=True, invalidation_mode=mode)
+        with open(target, "rb") as file:
+            return file.read()
+
+def entry(name):
+    info = zipfile.ZipInfo(name, STAMP)
+    info.compress_type, info.external_attr = zipfile.ZIP_DEFLATED, 0o644 << 16
+    return info
+
+with zipfile.ZipFile("/runtime/python_stdlib.zip") as official, zipfile.ZipFile(
+    "/out/python_stdlib.zip", "w", compresslevel=9
+) as stdlib:
+    names = set(official.namelist())
+    for info in official.infolist():
+        stdlib.writestr(entry(info.filename), official.read(info.filename))
+    for path in imported:
+        name = path.removeprefix(STDLIB)
+        if path.startswith(STDLIB) and name.endswith(".py") and name in names:
+            stdlib.writestr(entry(name + "c"), compiled(official.read(name), path))
+
+font_list = os.path.join(os.path.dirname(matplotlib.font_manager.__file__), "fontlist.json")
+with zipfile.ZipFile("/out/bytecode.zip", "w", compresslevel=9) as bundle:
+    for path in imported:
+        if path.startswith(PACKAGES) and path.endswith(".py"):
+            with open(path, "rb") as file:
+                data = compiled(file.read(), path)
+            bundle.writestr(entry(importlib.util.cache_from_source(path)[1:]), data)
+    with open(font_list, "rb") as file:
+        bundle.writestr(entry(font_list[1:]), file.read())
+`);
+} catch (error) {
+  console.error("\n" + error.message); // the Python traceback, last
+  process.exit(1);
+}

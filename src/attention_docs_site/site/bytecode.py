@@ -1,0 +1,172 @@
+"""The Run button's warm start: Python compiled once, not in every reader's browser.
+
+Pyodide's release ships Python's sources only: its standard library as
+``python_stdlib.zip`` and each package's wheel. A reader's browser compiled
+every module that a start imports, each time Python started, and rebuilt
+matplotlib's font list; measured in ``benchmarks/run_button.py``, that was
+most of a warm start. ``scripts/setup.sh`` now runs :func:`compile_bytecode`
+once: Pyodide itself, under Node.js, imports what a start imports (the
+worker's imports, the library, a figure) and writes, into
+``tools/pyodide/compiled/``:
+
+- ``python_stdlib.zip``: the official archive's entries, byte for byte, and
+  beside each module the start imports its ``.pyc``; the worker passes it to
+  ``loadPyodide`` as ``stdLibURL``;
+- ``bytecode.zip``: the ``.pyc`` of each package module imported, in its
+  ``__pycache__`` folder, and matplotlib's ``fontlist.json``, as paths from
+  ``/``; the worker unpacks it after the packages.
+
+Every ``.pyc`` is checked-hash (PEP 552): Python hashes the source before it
+uses one, so a ``.pyc`` that does not belong to its source is compiled again,
+never run. The font list is what matplotlib builds from the same font files.
+The build publishes both beside the runtime (:func:`publish`), after checking
+that the archive holds every official entry unchanged (:func:`check_stdlib`).
+``python -m attention_docs_site.site.bytecode`` makes them again if Pyodide's
+runtime changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+
+from attention_docs_site.layout import COMPILED_BUNDLE as BUNDLE
+from attention_docs_site.layout import COMPILED_FOLDER as FOLDER
+from attention_docs_site.layout import COMPILED_STDLIB as STDLIB
+from attention_docs_site.site import pyodide
+
+STAMP = "stamp.json"
+"""What the files were made from: Pyodide's version and the official archive's hash."""
+SCRIPT = Path(__file__).with_name("bytecode.mjs")
+
+
+def compiled_folder(project: Path) -> Path:
+    """``tools/pyodide/compiled/``, where :func:`compile_bytecode` writes."""
+    return pyodide.tools_folder(project) / FOLDER
+
+
+def _stamp(project: Path) -> dict[str, str]:
+    official = pyodide.runtime_folder(project) / STDLIB
+    return {
+        "pyodide": pyodide.VERSION,
+        "python_stdlib.zip sha256": hashlib.sha256(official.read_bytes()).hexdigest(),
+    }
+
+
+def compile_bytecode(project: Path, node: str = "node") -> list[Path]:
+    """Compile, in Pyodide under Node.js, what a start imports; skip if done.
+
+    Returns:
+        The files written (none if they were already made from this runtime).
+
+    Raises:
+        PyodideFileError: Node.js failed; the message ends with its traceback.
+    """
+    folder, stamp = compiled_folder(project), _stamp(project)
+    if _read_stamp(folder) == stamp:
+        return []
+    with tempfile.TemporaryDirectory() as scratch:
+        runtime, out = Path(scratch) / "runtime", Path(scratch) / "out"
+        pyodide.write_runtime(project, runtime)
+        out.mkdir()
+        loader = (pyodide.runtime_folder(project) / "pyodide.mjs").as_uri()
+        library = project / "src"
+        run = subprocess.run(
+            [node, str(SCRIPT), loader, f"{runtime}/", str(library), str(out)],
+            input=json.dumps(list(pyodide.NEEDED)),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if run.returncode != 0:
+            raise pyodide.PyodideFileError(
+                f"compiling Pyodide's bytecode failed:\n{run.stderr[-3000:]}"
+            )
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        written = [folder / STDLIB, folder / BUNDLE]
+        for path in written:
+            shutil.copyfile(out / path.name, path)
+    (folder / STAMP).write_text(json.dumps(stamp, indent=2) + "\n", "utf-8")
+    return written
+
+
+def _read_stamp(folder: Path) -> dict[str, str] | None:
+    try:
+        return json.loads((folder / STAMP).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def check_present(project: Path) -> None:
+    """Whether the compiled files are there and were made from this runtime.
+
+    Raises:
+        PyodideFileError: They are missing or stale; the message says how to
+            make them.
+    """
+    folder = compiled_folder(project)
+    if _read_stamp(folder) != _stamp(project) or not all(
+        (folder / name).is_file() for name in (STDLIB, BUNDLE)
+    ):
+        raise pyodide.PyodideFileError(
+            f"{folder} is missing or was made from another runtime: run "
+            "scripts/setup.sh (or python -m attention_docs_site.site.bytecode)"
+        )
+
+
+def check_stdlib(official: Path, compiled: Path) -> None:
+    """The compiled archive: every official entry, unchanged, and ``.pyc`` files.
+
+    Raises:
+        PyodideFileError: An entry is missing, differs, or is not a module's ``.pyc``.
+    """
+    with zipfile.ZipFile(official) as theirs, zipfile.ZipFile(compiled) as ours:
+        wanted = {info.filename: info for info in theirs.infolist()}
+        for info in ours.infolist():
+            name = info.filename
+            if name in wanted:
+                if ours.read(name) != theirs.read(name):
+                    raise pyodide.PyodideFileError(f"{compiled} changes {name}")
+                del wanted[name]
+            elif not (name.endswith(".pyc") and name[:-1] in theirs.NameToInfo):
+                raise pyodide.PyodideFileError(f"{compiled} adds {name}")
+        if wanted:
+            raise pyodide.PyodideFileError(f"{compiled} lacks {min(wanted)}")
+
+
+def publish(project: Path, runtime: Path) -> list[Path]:
+    """Publish the compiled files in the runtime's folder, the archive checked.
+
+    Returns:
+        The files written.
+
+    Raises:
+        PyodideFileError: They are missing, stale or do not hold the official
+            archive unchanged.
+    """
+    check_present(project)
+    source = compiled_folder(project)
+    check_stdlib(pyodide.runtime_folder(project) / STDLIB, source / STDLIB)
+    target = runtime / FOLDER
+    target.mkdir(parents=True, exist_ok=True)
+    written = [target / STDLIB, target / BUNDLE]
+    for path in written:
+        shutil.copyfile(source / path.name, path)
+    return written
+
+
+def main() -> None:
+    """Make the compiled files if they were not made from this runtime; list them."""
+    project = Path.cwd()
+    for path in compile_bytecode(project):
+        print(f"{path.relative_to(project)}: {path.stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    main()

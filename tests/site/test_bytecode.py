@@ -1,0 +1,149 @@
+"""The warm start's compiled Python (site/bytecode.py), as setup.sh made it.
+
+Each ``.pyc`` is checked against its source independently: the hash in its
+header is recomputed here from the source that the site publishes (the
+official standard library's archive, the package wheels checked against the
+lock), with the key that Pyodide's Python derives from the ``.pyc``'s magic
+number. The browser test that a start uses them and reads the shipped font
+list is ``tests/e2e/test_run_browser.py``.
+"""
+
+from __future__ import annotations
+
+import _imp
+import io
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+from attention_docs_site.site import bytecode, pyodide
+
+COMPILED = bytecode.compiled_folder(ROOT)
+STDLIB_PREFIX, PACKAGES_PREFIX = "/lib/python312.zip/", "lib/python3.12/site-packages/"
+CHECKED_HASH = 0b11  # PEP 552's flags: hash-based, check the source
+
+
+def _source_hash(pyc: bytes, source: bytes) -> bytes:
+    """The hash a checked .pyc must hold for ``source`` (importlib's own key)."""
+    key = int.from_bytes(pyc[:4], "little")  # _RAW_MAGIC_NUMBER of the .pyc's Python
+    return _imp.source_hash(key, source)
+
+
+def _check(pyc: bytes, source: bytes) -> None:
+    assert int.from_bytes(pyc[4:8], "little") == CHECKED_HASH
+    assert pyc[8:16] == _source_hash(pyc, source)
+
+
+@pytest.fixture(scope="module")
+def sources() -> dict[str, bytes]:
+    """Every .py file of the published wheels, by its path in site-packages."""
+    lock = pyodide.read_lock(ROOT)
+    found = {}
+    for package in pyodide.verified_packages(lock, pyodide.package_source(ROOT)):
+        with zipfile.ZipFile(io.BytesIO(package.data)) as wheel:
+            for name in wheel.namelist():
+                if name.endswith(".py"):
+                    found[name] = wheel.read(name)
+    return found
+
+
+def test_the_compiled_files_were_made_from_this_runtime() -> None:
+    bytecode.check_present(ROOT)
+
+
+def test_every_standard_library_pyc_belongs_to_its_official_source() -> None:
+    official = pyodide.runtime_folder(ROOT) / bytecode.STDLIB
+    bytecode.check_stdlib(official, COMPILED / bytecode.STDLIB)
+    with zipfile.ZipFile(COMPILED / bytecode.STDLIB) as archive:
+        compiled = [n for n in archive.namelist() if n.endswith(".pyc")]
+        assert len(compiled) > 100  # what a start imports: encodings, asyncio, ...
+        for name in compiled:
+            _check(archive.read(name), archive.read(name[:-1]))
+
+
+def test_every_package_pyc_belongs_to_its_source_in_the_wheel(
+    sources: dict[str, bytes],
+) -> None:
+    with zipfile.ZipFile(COMPILED / bytecode.BUNDLE) as bundle:
+        names = bundle.namelist()
+        compiled = [n for n in names if n.endswith(".pyc")]
+        for name in compiled:
+            folder, _, file = name.removeprefix(PACKAGES_PREFIX).rpartition("/")
+            assert folder.endswith("__pycache__") and file.endswith(".cpython-312.pyc")
+            module = file.removesuffix(".cpython-312.pyc") + ".py"
+            source = f"{folder.removesuffix('__pycache__')}{module}"
+            _check(bundle.read(name), sources[source])
+        tops = {n.removeprefix(PACKAGES_PREFIX).split("/")[0] for n in compiled}
+        assert {"numpy", "matplotlib", "PIL"} <= tops
+        assert not any(top.startswith("attention_docs") for top in tops)  # per build
+        assert set(names) - set(compiled) == {
+            f"{PACKAGES_PREFIX}matplotlib/fontlist.json"
+        }
+
+
+def test_the_font_list_names_matplotlib_s_own_fonts() -> None:
+    """Paths relative to matplotlib's data folder, each a font the wheel has."""
+    lock = pyodide.read_lock(ROOT)
+    (wheel,) = [
+        p
+        for p in pyodide.verified_packages(
+            lock, pyodide.package_source(ROOT), ["matplotlib"]
+        )
+        if p.name == "matplotlib"
+    ]
+    with zipfile.ZipFile(io.BytesIO(wheel.data)) as archive:
+        files = set(archive.namelist())
+    with zipfile.ZipFile(COMPILED / bytecode.BUNDLE) as bundle:
+        fonts = json.loads(bundle.read(f"{PACKAGES_PREFIX}matplotlib/fontlist.json"))
+    entries = fonts["ttflist"] + fonts["afmlist"]
+    assert len(entries) > 30
+    assert {f"matplotlib/mpl-data/{e['fname']}" for e in entries} <= files
+
+
+def _zip(path: Path, entries: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("ours", "message"),
+    [
+        ({"a.py": b"x = 2\n", "a.pyc": b"."}, "changes a.py"),
+        ({"a.py": b"x = 1\n", "b.pyc": b"."}, "adds b.pyc"),
+        ({"a.py": b"x = 1\n", "a.txt": b"."}, "adds a.txt"),
+        ({"a.pyc": b"."}, "lacks a.py"),
+    ],
+)
+def test_an_archive_that_is_not_the_official_one_plus_pyc_is_refused(
+    tmp_path: Path, ours: dict[str, bytes], message: str
+) -> None:
+    official = _zip(tmp_path / "official.zip", {"a.py": b"x = 1\n"})
+    compiled = _zip(tmp_path / "compiled.zip", ours)
+    with pytest.raises(pyodide.PyodideFileError, match=message):
+        bytecode.check_stdlib(official, compiled)
+    bytecode.check_stdlib(official, _zip(tmp_path / "ok.zip", {"a.py": b"x = 1\n"}))
+
+
+def test_missing_or_stale_compiled_files_say_how_to_make_them(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(
+        pyodide.runtime_folder(ROOT), pyodide.runtime_folder(project), symlinks=True
+    )
+    with pytest.raises(pyodide.PyodideFileError, match="scripts/setup.sh"):
+        bytecode.check_present(project)
+    shutil.copytree(COMPILED, bytecode.compiled_folder(project))
+    bytecode.check_present(project)
+    stamp = bytecode.compiled_folder(project) / bytecode.STAMP
+    made = json.loads(stamp.read_text())
+    stamp.write_text(json.dumps({**made, "pyodide": "0.26.0"}))
+    with pytest.raises(pyodide.PyodideFileError, match="another runtime"):
+        bytecode.check_present(project)
+    # Made from this runtime: compile_bytecode does nothing (no Node.js needed).
+    stamp.write_text(json.dumps(made))
+    assert bytecode.compile_bytecode(project, node="/nonexistent/node") == []
