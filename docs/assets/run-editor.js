@@ -6,9 +6,11 @@
 // earlier blocks of its session that have not run yet. A block that needs
 // PyTorch, which Pyodide lacks, shows its code and the notebooks instead.
 //
-// Stop ends the worker: Python's interrupt needs a shared buffer, which a
-// page gets only with cross-origin isolation, and GitHub Pages sends no such
-// headers. Every run waiting on that worker ends as stopped, and the next
+// Stop: where the page is cross-origin isolated, it interrupts Python through
+// a shared buffer (a KeyboardInterrupt in the output), and the worker goes on
+// with what the session ran; if Python has not stopped within a second, or
+// the page is not isolated (GitHub Pages sends no such headers), Stop ends
+// the worker. Every run waiting on that worker ends as stopped, and the next
 // Run starts a fresh one, which runs the session's earlier blocks again.
 // A start whose file did not load ends its worker too, and offers Retry. A
 // run that raised selects the reader's line; one that imported a package
@@ -16,6 +18,9 @@
 (() => {
   let worker = null;
   let started = null;
+  let interrupt = null; // the worker's interrupt buffer, if the page is isolated
+  let ready = false; // whether the worker's Python has started
+  let stops = 0; // how many Stops: a run that began before the last one ends
   let next = 0;
   const waiting = new Map();
   const ran = new Set(); // the blocks whose code this worker has run
@@ -24,6 +29,7 @@
 
   function ask(message, onProgress = () => {}) {
     const id = ++next;
+    if (interrupt) interrupt[0] = 0; // a Stop ended the runs it was for (stops)
     return new Promise((resolve) => {
       waiting.set(id, { resolve, onProgress });
       worker.postMessage({ ...message, id });
@@ -47,16 +53,19 @@
       worker = new Worker(script);
       worker.onmessage = answer;
       worker.onerror = (event) => {
+        if (ready) return; // code the reader ran raised later, outside a run
         // The worker's script did not load or start: every waiting run ends.
         endPython({ error: event.message || labels.worker_failed, file: script });
       };
       const absolute = (path) => new URL(path, location.href).href;
       const files = { stdlib: absolute(compiled.stdlib), bytecode: absolute(compiled.bytecode) };
-      const start = { type: "start", runtime: absolute(runtime), wheel: absolute(wheel), compiled: files };
+      // Python checks it between steps: 2 is SIGINT, a KeyboardInterrupt.
+      interrupt = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+      const start = { type: "start", runtime: absolute(runtime), wheel: absolute(wheel), compiled: files, interrupt };
       started = ask(start, (p) =>
         status(labels["loading_" + p.step]),
       ).then((reply) => {
-        if (reply.error) started = null;
+        ready = !reply.error && !reply.stopped;
         return reply;
       });
     }
@@ -68,6 +77,7 @@
     if (!worker) return;
     worker.terminate();
     worker = started = null;
+    ready = false;
     ran.clear(); // a new worker has run nothing yet
     for (const [id, entry] of waiting) {
       waiting.delete(id);
@@ -75,7 +85,16 @@
     }
   }
 
-  const stopPython = () => endPython({ stopped: true });
+  function stopPython() {
+    stops += 1;
+    if (!interrupt || !ready) return endPython({ stopped: true });
+    interrupt[0] = 2;
+    // The worker answers in order: the oldest waiting message is the one it runs.
+    const running = waiting.keys().next().value;
+    setTimeout(() => {
+      if (waiting.has(running)) endPython({ stopped: true });
+    }, STOP_MS);
+  }
 
   // The file name of a URL of the site's, e.g. numpy-2.0.2-….whl.
   const fileName = (url) => decodeURIComponent(new URL(url, location.href).pathname.split("/").pop());
@@ -90,6 +109,7 @@
 
   const SCRIPT = document.currentScript.src;
   const LONG_RUN_MS = 20_000; // a run this long: the status points at Stop
+  const STOP_MS = 1000; // an interrupt not heeded by then: the worker ends
 
   function element(name, attributes = {}, text = "") {
     const node = document.createElement(name);
@@ -131,16 +151,27 @@
     const { labels } = data();
     const status = (text) => (panel.status.textContent = text);
     const button = panel.run;
+    const retrying = document.activeElement === panel.retry;
+    const generation = stops;
     button.disabled = true;
     panel.retry.hidden = true;
     panel.note.hidden = true;
     panel.stop.hidden = false;
+    if (retrying) panel.stop.focus(); // the focus, on Retry, is not lost
     block.setAttribute("aria-busy", "true");
     status("");
     const long = setTimeout(() => {
       if (panel.status.textContent === labels.running) status(labels.long_run);
     }, LONG_RUN_MS);
     const stopped = (reply) => reply.stopped && (status(labels.stopped), true);
+    // Interrupted by a Stop (this panel's or another's): the traceback shows,
+    // and the session's namespace stays; the run goes no further.
+    const interrupted = (shown, reply) => {
+      if (generation === stops) return false;
+      if (reply.interrupted) block.output.replaceChildren(render(shown, reply));
+      status(reply.interrupted ? labels.interrupted : labels.stopped);
+      return true;
+    };
     try {
       if (location.protocol === "file:") {
         status(labels.file_protocol);
@@ -149,9 +180,9 @@
       const start = await startPython(labels, status);
       if (stopped(start)) return;
       if (start.error) {
+        endPython({ stopped: true }); // this worker is spent; the next start is new
         if (start.file) {
-          // A lost connection: this worker is spent; Retry starts a new one.
-          endPython({ stopped: true });
+          // A lost connection: Retry starts again.
           status(labels.load_failed.replace("{file}", fileName(start.file)));
           panel.retry.hidden = false;
         } else status(labels.failed.replace("{error}", start.error));
@@ -166,12 +197,15 @@
           // It cannot run here, but what it imports, later blocks may use
           // (the build keeps the code of such a block only if it imports).
           const code = earlier.dataset.runCode;
-          if (code && stopped(await ask({ type: "imports", session, code }))) return;
+          if (code) {
+            const reply = await ask({ type: "imports", session, code });
+            if (stopped(reply) || interrupted(earlier, reply)) return;
+          }
           ran.add(earlier);
           continue;
         }
         const reply = await ask({ type: "run", session, code: codeOf(earlier), mode: modeOf(earlier) });
-        if (stopped(reply)) return;
+        if (stopped(reply) || interrupted(earlier, reply)) return;
         ran.add(earlier);
         if (reply.error) {
           status(labels.earlier_failed);
@@ -181,7 +215,7 @@
       }
       status(labels.running);
       const reply = await ask({ type: "run", session, code: panel.code.value, mode: modeOf(block) });
-      if (stopped(reply)) return;
+      if (stopped(reply) || interrupted(block, reply)) return;
       ran.add(block);
       block.output.replaceChildren(render(block, reply));
       document.dispatchEvent(new CustomEvent("ad:content"));

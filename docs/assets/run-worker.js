@@ -6,14 +6,16 @@
 // site was built, attention_docs_site/site/pyodide.py), then the library's
 // wheel, the version that drew the page's figures.
 //
-// Messages in:  {id, type: "start", runtime, wheel, compiled: {stdlib, bytecode}}
+// Messages in:  {id, type: "start", runtime, wheel, compiled: {stdlib, bytecode},
+//               interrupt}: interrupt, a shared buffer if the page is isolated
 //               {id, type: "run", session, code, mode: "print" | "cell"}
 //               {id, type: "imports", session, code}: of a block that needs
 //               PyTorch, only its imports that work without it
 // Messages out: {id, type: "progress", step}: "runtime", "packages", "library"
-//               {id, type: "done", stdout, shown, error, line, missing}: a run's
-//               output; line: the reader's line that raised; missing: the
-//               package an import asked for that Pyodide here does not have
+//               {id, type: "done", stdout, shown, error, line, missing,
+//               interrupted}: a run's output; line: the reader's line that
+//               raised; missing: the package an import asked for that
+//               Pyodide here does not have; interrupted: by Stop
 //               {id, type: "done", error, file}: a start that failed, and the
 //               site's file that did not load, if one did not
 
@@ -82,13 +84,14 @@ def _missing(exception):
     return package if importlib.util.find_spec(package) is None else None
 
 def run(session, code, mode):
-    """Run code in its session's namespace:
-    (stdout, rich outputs, error, the reader's line that raised, missing package)."""
+    """Run code in its session's namespace: (stdout, rich outputs, error, the
+    reader's line that raised, the missing package, whether Stop interrupted it)."""
     namespace = _namespaces.setdefault(session, {"__name__": "__main__"})
     out, err = io.StringIO(), io.StringIO()
     shown = []
     _shown.clear()
     error = line = missing = None
+    interrupted = False
     try:
         tree = ast.parse(code, "<block>")
         last = None
@@ -106,10 +109,11 @@ def run(session, code, mode):
             trace = trace.tb_next  # drop this runner's own frames
         error = "".join(traceback.format_exception(kind, exception, trace))
         line, missing = _where(exception, trace), _missing(exception)
+        interrupted = isinstance(exception, KeyboardInterrupt)
     # A cell shows what it wrote to stderr, as Jupyter does; a page's block
     # shows its printed output only, as the build does.
     text = out.getvalue() + (err.getvalue() if mode == "cell" else "")
-    return text, shown, error, line, missing
+    return text, shown, error, line, missing, interrupted
 `;
 
 // Python compiled when the site was built (attention_docs_site/site/bytecode.py):
@@ -160,11 +164,16 @@ async function start(message) {
     messageCallback: () => {},
     errorCallback: (text) => console.error(text),
   });
+  // loadPackage reports a package that did not load, and goes on without it.
+  if (failedFile) throw new Error(`${failedFile} did not load`);
   pyodide.unpackArchive(await bytecode, "zip", { extractDir: "/" });
   post("library");
   // matplotlib reads its font list from the file unpacked above.
   pyodide.runPython("import matplotlib; matplotlib.use('agg'); import matplotlib.font_manager");
   pyodide.runPython(RUNNER);
+  // A cross-origin-isolated page's Stop: Python raises KeyboardInterrupt. Not
+  // before now: an interrupt inside a package's install would be swallowed.
+  if (message.interrupt) pyodide.setInterruptBuffer(message.interrupt);
   return pyodide;
 }
 
@@ -192,10 +201,12 @@ onmessage = async ({ data: message }) => {
     }
     const run = pyodide.globals.get("run");
     const result = run(message.session, message.code, message.mode);
-    const [stdout, shown, error, line, missing] = result.toJs({ dict_converter: Object.fromEntries });
+    const [stdout, shown, error, line, missing, interrupted] = result.toJs({
+      dict_converter: Object.fromEntries,
+    });
     result.destroy();
     run.destroy();
-    postMessage({ id: message.id, type: "done", stdout, shown, error, line, missing });
+    postMessage({ id: message.id, type: "done", stdout, shown, error, line, missing, interrupted });
   } catch (error) {
     postMessage({ id: message.id, type: "done", error: String(error), failed: true });
   }

@@ -10,6 +10,17 @@ import numpy as np
 from .kernels import get_kernel
 
 
+def whole_number(name: str, value: object, minimum: int = 1) -> int:
+    """``value``, an int of at least ``minimum`` (not a bool); the error names ``name``.
+
+    Raises:
+        ValueError: It is not such an integer.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return value
+
+
 def real_array(name: str, values: object) -> np.ndarray:
     """``values`` as a float array of any shape; the error names ``name``.
 

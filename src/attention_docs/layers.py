@@ -13,15 +13,11 @@ from __future__ import annotations
 
 import math
 
+from . import masks, positions
 from ._torch import nn, torch
+from .checks import whole_number
 from .kv_cache import KVCache
 from .scoring import check_qkv, check_tensor, score_scale
-
-
-def _check_size(name: str, value: object, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
 
 
 def causal_mask(
@@ -35,7 +31,8 @@ def causal_mask(
     stand at: ``"top-left"`` (PyTorch's ``is_causal``) puts them first,
     query i at position i; ``"bottom-right"`` puts them last, as when a
     decoder with a cache of earlier keys runs its newest positions, so query
-    i may look at keys 0 to i + n_keys − n_queries.
+    i may look at keys 0 to i + n_keys − n_queries. (:func:`.masks.causal`,
+    as a tensor.)
 
     Parameters:
         n_queries: Number of queries (positions).
@@ -46,43 +43,20 @@ def causal_mask(
         A boolean tensor of shape (n_queries, n_keys), True where a query
         may not look.
     """
-    n_queries = _check_size("n_queries", n_queries)
-    n_keys = n_queries if n_keys is None else _check_size("n_keys", n_keys)
-    shifts = {"top-left": 1, "bottom-right": 1 + n_keys - n_queries}
-    if align not in shifts:
-        raise ValueError(f"align must be 'top-left' or 'bottom-right', got {align!r}")
-    if align == "bottom-right" and n_queries > n_keys:
-        raise ValueError(
-            f"aligned at the bottom right, {n_queries} queries and {n_keys} keys "
-            "leave the first queries no key to see"
-        )
-    return torch.ones(n_queries, n_keys, dtype=torch.bool).triu(shifts[align])
+    return torch.from_numpy(masks.causal(n_queries, n_keys, align=align))
 
 
 def padding_mask(valid_lens: object, n_keys: int) -> torch.Tensor:
-    """The mask of a padded batch: each sequence's keys beyond its valid length.
+    """:func:`.masks.padding`'s mask of a padded batch, as a boolean tensor.
 
     Parameters:
-        valid_lens: Each sequence's number of real keys, shape (batch,),
-            integers from 1 to ``n_keys``.
+        valid_lens: Each sequence's number of real keys (1 to ``n_keys``).
         n_keys: The padded length.
 
     Returns:
-        A boolean tensor of shape (batch, 1, n_keys), True on padding; it
-        broadcasts over the queries of scores shaped (batch, n_queries, n_keys).
+        Shape (batch, 1, n_keys), True on each sequence's padding.
     """
-    n_keys = _check_size("n_keys", n_keys)
-    lens = torch.as_tensor(valid_lens)
-    if lens.ndim != 1 or lens.numel() == 0 or lens.is_floating_point():
-        raise ValueError(
-            f"valid_lens must be a non-empty 1-D sequence of integers, got {lens!r}"
-        )
-    if (lens < 1).any() or (lens > n_keys).any():
-        raise ValueError(
-            f"valid_lens must lie between 1 and n_keys = {n_keys}, got {lens.tolist()}"
-        )
-    positions = torch.arange(n_keys)  # (n_keys,)
-    return (positions[None, :] >= lens[:, None])[:, None, :]  # (batch, 1, n_keys)
+    return torch.from_numpy(masks.padding(valid_lens, n_keys))
 
 
 def masked_softmax(
@@ -152,7 +126,7 @@ def sinusoidal_positions(n: int, d: int) -> torch.Tensor:
     """The sinusoidal positional encodings of Vaswani et al. (2017).
 
     Position p, column 2i holds sin(p / 10000^(2i/d)) and column 2i + 1 holds
-    cos(p / 10000^(2i/d)).
+    cos(p / 10000^(2i/d)) (:func:`.positions.sinusoidal`, as a tensor).
 
     Parameters:
         n: Number of positions.
@@ -161,15 +135,7 @@ def sinusoidal_positions(n: int, d: int) -> torch.Tensor:
     Returns:
         A float64 tensor of shape (n, d).
     """
-    n, d = _check_size("n", n), _check_size("d", d, minimum=2)
-    if d % 2:
-        raise ValueError(f"d must be even (sine and cosine pairs), got {d}")
-    positions = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
-    rates = 10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)  # (d/2,)
-    angles = positions * rates  # (n, d/2)
-    encoding = torch.empty(n, d, dtype=torch.float64)
-    encoding[:, 0::2], encoding[:, 1::2] = torch.sin(angles), torch.cos(angles)
-    return encoding
+    return torch.from_numpy(positions.sinusoidal(n, d))
 
 
 class MultiHeadAttention(nn.Module):
@@ -203,12 +169,12 @@ class MultiHeadAttention(nn.Module):
         dtype: torch.dtype = torch.float64,
     ) -> None:
         super().__init__()
-        d_model = _check_size("d_model", d_model)
-        self.num_heads = _check_size("num_heads", num_heads)
+        d_model = whole_number("d_model", d_model)
+        self.num_heads = whole_number("num_heads", num_heads)
         self.num_kv_heads = (
             num_heads
             if num_kv_heads is None
-            else _check_size("num_kv_heads", num_kv_heads)
+            else whole_number("num_kv_heads", num_kv_heads)
         )
         if d_model % num_heads:
             raise ValueError(

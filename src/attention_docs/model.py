@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import masks
 from .checks import real_array
 from .nearest import nearest_keys
 
@@ -126,11 +127,9 @@ def leave_one_out_mask(n: int) -> torch.Tensor:
         n: Number of training pairs, n ≥ 2.
 
     Returns:
-        A boolean tensor of shape (n, n).
+        A boolean tensor of shape (n, n) (:func:`.masks.leave_one_out`).
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise ValueError(f"n must be an integer >= 2, got {n!r}")
-    return torch.eye(n, dtype=torch.bool)
+    return torch.from_numpy(masks.leave_one_out(n))
 
 
 def leave_one_out_pairs(

@@ -32,6 +32,14 @@ def site_url(built_site):
         yield address
 
 
+@pytest.fixture(scope="session")
+def isolated_url(built_site):
+    """The built site served cross-origin isolated (COOP and COEP), as
+    GitHub Pages does not: the Run button's Stop interrupts Python there."""
+    with serve_site(built_site, SITE_PATH, isolated=True) as address:
+        yield address
+
+
 def _build_key(code: object, folder: Path) -> str:
     """What a kept build depends on: the code that makes it, a folder's files."""
     files = sorted(p for p in folder.rglob("*") if p.is_file())
@@ -124,6 +132,12 @@ def color_scheme(request):
 def page(browser, site_url, color_scheme):
     """A fresh page of the real site that records every problem (:func:`_page`)."""
     yield from _page(browser, site_url, color_scheme)
+
+
+@pytest.fixture
+def isolated_page(browser, isolated_url, color_scheme):
+    """:func:`page`, for the site served cross-origin isolated."""
+    yield from _page(browser, isolated_url, color_scheme)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from browser import prefix, record_failed_requests, visit
-from helpers import CHAPTERS, DEFAULT_FIRST, LANGS, NOTEBOOK_PAGES
+from helpers import CHAPTERS, DEFAULT_FIRST, LANGS, NOTEBOOK_PAGES, TRANSLATED_FIRST
 from test_explorables_browser import instant_page
 
 from attention_docs import figures
@@ -179,8 +179,8 @@ def test_every_runnable_block_shows_what_the_build_showed(instant, lang):
     """Page after page by instant navigation, as a reader goes: Python starts once.
 
     The Chinese edition's blocks are the English ones with ``lang="zh"``: the
-    release tier sweeps them too; the README's command runs a Chinese block
-    in ``test_a_block_that_raises_shows_its_traceback``.
+    release tier sweeps them too; the README's command runs Chinese blocks
+    in ``test_a_start_and_its_errors_tell_the_reader_what_to_do``.
 
     One full load, then the footer's link to the next page (PAGES is the
     nav's order): Material swaps each page into the same document, and the
@@ -213,47 +213,6 @@ def test_every_runnable_block_shows_what_the_build_showed(instant, lang):
     assert page.foreign_requests == []
     assert page.problems == []
     assert ran >= 30  # 37 in each edition on 2026-11-26
-
-
-def test_a_changed_bandwidth_draws_the_library_s_new_figure(page, site_url):
-    visit(page, site_url, "attention-pooling/", "en")
-    block = page.locator('.ad-run[data-run-code*="nadaraya_watson_fit"]')
-    code = block.get_attribute("data-run-code")
-    assert "bandwidth=1.0" in code
-    built = _printed(block)
-    _run(page, block, code=code.replace("bandwidth=1.0", "bandwidth=0.2"))
-    shown = _printed(block)
-    expected = figures.nadaraya_watson_fit(lang="en", kernel="gaussian", bandwidth=0.2)
-    assert _figure_text(shown) == _figure_text(expected)
-    assert _figure_text(shown) != _figure_text(built)  # the title names h
-    toggle = block.locator(".ad-run-open")
-    assert toggle.text_content() == "Hide the code"  # the panel is open
-    # Reset brings the build's code and figure back, and says so.
-    block.get_by_role("button", name="Reset").click()
-    assert _printed(block) == built
-    assert block.locator("textarea").input_value() == code
-    status = block.locator(".ad-run-status").text_content()
-    assert status == "The build's code and output are back."
-    toggle.click()
-    assert block.locator(".ad-run-panel").is_hidden()
-    assert toggle.text_content() == "Edit and run"
-    assert page.foreign_requests == [] and page.problems == []
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_a_block_that_raises_shows_its_traceback(page, site_url, lang):
-    visit(page, site_url, "attention-pooling/", lang)
-    block = page.locator('.ad-run[data-run-code*="nadaraya_watson_fit"]')
-    code = block.get_attribute("data-run-code").replace(
-        "bandwidth=1.0", "bandwidth=-1.0"
-    )
-    _run(page, block, code=code)
-    status = block.locator(".ad-run-status").text_content()
-    assert status.count(RAISED[lang]) == 1 and RAISED_AT[lang].format(1) in status
-    error = block.locator(".ad-run-error").text_content()
-    assert "Traceback" in error and "ValueError" in error and "bandwidth" in error
-    assert "<block>" in error  # the reader's code, not the runner's frames
-    assert "_namespaces" not in error
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -316,11 +275,17 @@ def test_the_page_s_security_policy_stays_strict_and_lets_python_run(browser, si
 RUNNING = {"en": "Running…", "zh": "正在运行……"}
 STOPPED = {"en": "Stopped.", "zh": "已停止。"}
 STOP = {"en": "Stop", "zh": "停止"}
+RESET_DONE = {
+    "en": "The build's code and output are back.",
+    "zh": "已还原为原始代码和输出。",
+}
+OPEN = {"en": "Edit and run", "zh": "编辑并运行"}
 
 
 @pytest.mark.parametrize("lang", DEFAULT_FIRST)  # the Chinese words: release tier
 def test_stop_ends_an_endless_loop_and_the_next_run_works(page, site_url, lang):
-    """Stop ends the worker within a second; the next Run starts Python again."""
+    """Stop ends the worker within a second; the next Run starts Python again;
+    an edited bandwidth draws the new figure, and Reset the build's."""
     visit(page, site_url, "attention-pooling/", lang)
     block = page.locator('.ad-run[data-run-code*="nadaraya_watson_fit"]')
     built = _printed(block)
@@ -346,19 +311,38 @@ def test_stop_ends_an_endless_loop_and_the_next_run_works(page, site_url, lang):
     assert stop.is_hidden() and _printed(block) == built  # the output stays
     assert page.evaluate("document.activeElement.textContent") == run.text_content()
     # The block's own code runs in a fresh worker, its earlier blocks first.
-    panel.get_by_role("button", name=re.compile("^(Reset|还原)$")).click()
+    reset = panel.get_by_role("button", name=re.compile("^(Reset|还原)$"))
+    reset.click()
     _run(page, block)
     assert status.text_content() == DONE[lang]
     assert block.locator(".ad-run-output svg").count() > 0
+    # A changed bandwidth draws the library's new figure; Reset brings the
+    # build's code and figure back, and says so.
+    code = block.get_attribute("data-run-code")
+    _run(page, block, code=code.replace("bandwidth=1.0", "bandwidth=0.2"))
+    shown = _printed(block)
+    expected = figures.nadaraya_watson_fit(lang=lang, kernel="gaussian", bandwidth=0.2)
+    assert _figure_text(shown) == _figure_text(expected)
+    assert _figure_text(shown) != _figure_text(built)  # the title names h
+    reset.click()
+    assert _printed(block) == built and panel.locator("textarea").input_value() == code
+    assert status.text_content() == RESET_DONE[lang]
     # Code that asks for 4.7 GB, in arrays small enough for a 32-bit address
-    # space, more than WebAssembly's memory: Python's MemoryError, not a dead panel.
-    bomb = "import numpy as np\n[np.ones((14_000, 14_000)) for _ in range(3)]"
+    # space, more than WebAssembly's memory grows to: Python's MemoryError, not
+    # a dead panel. (np.empty: the two arrays that fit are not written, which
+    # would take seconds and test nothing more.)
+    bomb = "import numpy as np\n[np.empty((14_000, 14_000)) for _ in range(3)]"
     _run(page, block, code=bomb)
     assert status.text_content().count(RAISED[lang]) == 1
     assert "MemoryError" in block.locator(".ad-run-error").text_content()
+    toggle = block.locator(".ad-run-open")
+    assert toggle.text_content() == CLOSE[lang]  # the panel is open
+    toggle.click()
+    assert panel.is_hidden() and toggle.text_content() == OPEN[lang]
     assert page.problems == []
 
 
+INTERRUPTED = {"en": "Stopped: Python raised KeyboardInterrupt", "zh": "已停止：Python"}
 LOAD_FAILED = {"en": "Python could not start", "zh": "Python 未能启动"}
 RETRY = {"en": "Retry", "zh": "重试"}
 # Run first in a fresh worker, where a start imported matplotlib but not its
@@ -374,8 +358,10 @@ print([f for f in compiled if f.endswith(".py") and "/attention_docs/" not in f]
 import matplotlib.font_manager as fm
 font_list = pathlib.Path(fm.__file__).with_name("fontlist.json")
 print(hashlib.sha256(font_list.read_bytes()).hexdigest())
+import json  # from the site's archive of the standard library: its .pyc
+print(json.__spec__.origin)
 names = lambda m: sorted(f.fname for f in m.ttflist + m.afmlist)
-print(names(fm.fontManager) == names(fm.FontManager()))
+print(names(fm.json_load(font_list)) == names(fm.FontManager()))
 """
 
 
@@ -387,15 +373,16 @@ def _shipped_font_list(site) -> str:
         return hashlib.sha256(z.read(name)).hexdigest()
 
 
-@pytest.mark.parametrize("lang", DEFAULT_FIRST)  # the Chinese words: release tier
+@pytest.mark.parametrize("lang", TRANSLATED_FIRST)  # the English words: release
 def test_a_start_and_its_errors_tell_the_reader_what_to_do(
-    page, site_url, built_site, lang
+    isolated_page, isolated_url, built_site, lang
 ):
-    """A file that did not load is named, and Retry starts Python; the start
-    compiles nothing a figure imports and reads the shipped font list; a
-    syntax error selects its line; a missing package is named, with the
-    notebooks."""
-    lost = []
+    """On a page served cross-origin isolated: a file that did not load is
+    named, and Retry starts Python; the start compiles nothing a figure
+    imports and reads the shipped font list; an exception and a syntax error
+    select their line; a missing package is named, with the notebooks; Stop
+    interrupts a loop, and the same worker goes on with its variable."""
+    page, lost, starts = isolated_page, [], []
 
     def once(route):  # the connection drops while numpy loads, once
         if lost:
@@ -404,8 +391,10 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
         return route.abort("internetdisconnected")
 
     page.route("**/numpy-*.whl", once)
-    visit(page, site_url, "attention-pooling/", lang)
-    block = page.locator(".ad-run").first
+    page.on("request", lambda r: PYODIDE_WASM.search(r.url) and starts.append(r.url))
+    visit(page, isolated_url, "attention-pooling/", lang)
+    assert page.evaluate("crossOriginIsolated")
+    block = page.locator('.ad-run[data-run-code*="nadaraya_watson_fit"]')
     block.locator(".ad-run-open").click()
     panel = block.locator(".ad-run-panel")
     status = panel.locator(".ad-run-status")
@@ -420,7 +409,19 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
     )
     assert status.text_content() == DONE[lang] and retry.is_hidden()
     printed = block.locator(".ad-run-output").text_content().split()
-    assert printed == ["[]", _shipped_font_list(built_site), "True"]
+    assert printed[:2] == ["[]", _shipped_font_list(built_site)]
+    assert printed[2] == "/lib/python312.zip/json/__init__.pyc", printed[2]
+    assert printed[3] == "True"  # the shipped list names the fonts matplotlib finds
+
+    # The library raises: its traceback, from the reader's line.
+    code = block.get_attribute("data-run-code").replace("=1.0", "=-1.0")
+    _run(page, block, code=code)
+    assert status.text_content().count(RAISED[lang]) == 1
+    assert RAISED_AT[lang].format(1) in status.text_content()
+    error = block.locator(".ad-run-error").text_content()
+    assert "Traceback" in error and "ValueError" in error and "bandwidth" in error
+    assert "<block>" in error  # the reader's code, not the runner's frames
+    assert "_namespaces" not in error
 
     _run(page, block, code="x = 1\ny = [x,\n     2\nprint(y)\n")
     error = block.locator(".ad-run-error").text_content()
@@ -435,9 +436,26 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
     note = panel.locator(".ad-run-note")
     assert note.is_visible() and note.locator("code").first.text_content() == "scipy"
     assert note.locator("a").get_attribute("href").endswith("exercises/notebooks.zip")
+
+    # Stop interrupts Python: KeyboardInterrupt, and the same worker goes on.
+    panel.locator("textarea").fill("n = 0\nwhile True:\n    n += 1")
+    run.click()
+    page.wait_for_function(
+        "([s, text]) => s.textContent === text",
+        arg=[status.element_handle(), RUNNING[lang]],
+    )
+    page.wait_for_timeout(300)  # the loop is under way
+    panel.get_by_role("button", name=STOP[lang]).click()
+    page.wait_for_function("b => !b.disabled", arg=run.element_handle(), timeout=5000)
+    # Interrupted, not ended after the second the interrupt is given.
+    assert status.text_content().startswith(INTERRUPTED[lang]) and note.is_hidden()
+    assert "KeyboardInterrupt" in block.locator(".ad-run-error").text_content()
+    _run(page, block, code="print(n > 1000)")  # n is still there
+    assert block.locator(".ad-run-output").text_content().strip() == "True"
     panel.get_by_role("button", name=re.compile("^(Reset|还原)$")).click()
-    _run(page, block)  # the block's own code: the note goes
-    assert status.text_content() == DONE[lang] and note.is_hidden()
+    _run(page, block)  # the block's own code
+    assert status.text_content() == DONE[lang]
+    assert len(starts) == 2  # the start that lost numpy, then one worker throughout
     # Only the lost file's: its request, and Pyodide's report of it.
     lost_file = ("numpy", "Failed to fetch")
     assert [p for p in page.problems if not any(w in p for w in lost_file)] == []

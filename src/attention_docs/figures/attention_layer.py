@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.ticker import MultipleLocator
 
+from .. import masks, positions
 from ..labels import label
 from ..plotting import curves, heatmaps
 from ..saturation import saturation
+from ..scores import softmax
 from ..svg import Drawing
 
 if TYPE_CHECKING:
@@ -98,19 +100,18 @@ def mask_weights() -> dict[str, np.ndarray]:
         ``leave_one_out``, ``causal`` and ``padding`` (the last
         ``MASK_SIZE - MASK_VALID`` keys are padding).
     """
-    from .._torch import torch
-    from ..layers import causal_mask, masked_softmax, padding_mask
-    from ..model import leave_one_out_mask
-
     rng = np.random.default_rng(MASK_SEED)
-    scores = torch.tensor(rng.standard_normal((MASK_SIZE, MASK_SIZE)))
-    masks = {
-        "none": None,
-        "leave_one_out": leave_one_out_mask(MASK_SIZE),
-        "causal": causal_mask(MASK_SIZE),
-        "padding": padding_mask([MASK_VALID], MASK_SIZE)[0],
+    scores = rng.standard_normal((MASK_SIZE, MASK_SIZE))
+    hidden = {
+        "none": np.zeros((MASK_SIZE, MASK_SIZE), dtype=bool),
+        "leave_one_out": masks.leave_one_out(MASK_SIZE),
+        "causal": masks.causal(MASK_SIZE),
+        "padding": masks.padding([MASK_VALID], MASK_SIZE)[0],
     }
-    return {name: masked_softmax(scores, mask).numpy() for name, mask in masks.items()}
+    # A hidden key scores -inf: weight 0 (layers.masked_softmax, in numpy).
+    return {
+        name: softmax(np.where(mask, -np.inf, scores)) for name, mask in hidden.items()
+    }
 
 
 def weight_panels(
@@ -144,10 +145,8 @@ def masks_heatmap(lang: str = "en") -> Drawing:
 
 def positions_heatmap(lang: str = "en") -> Drawing:
     """The sinusoidal positional encodings: one row per position."""
-    from ..layers import sinusoidal_positions
-
     n, d = POSITIONS
-    encodings = sinusoidal_positions(n, d).numpy()
+    encodings = positions.sinusoidal(n, d)
     fig = heatmaps(
         encodings[None, None],
         xlabel=label("encoding_dimension", lang),

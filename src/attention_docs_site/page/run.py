@@ -34,6 +34,7 @@ WORDS = (
     "run",
     "stop",
     "stopped",
+    "interrupted",
     "long_run",
     "reset",
     "reset_done",

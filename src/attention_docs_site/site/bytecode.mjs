@@ -27,7 +27,7 @@ for (const [path, root] of [["/runtime", indexURL], ["/library", source], ["/out
 }
 try {
   py.runPython(`
-import importlib.util, os, py_compile, sys, tempfile, zipfile
+import importlib.util, os, sys
 
 # What a start imports: the worker's own imports, then the library and a
 # figure; from a file or not (a module that raised ImportError, e.g. on Windows).
@@ -49,6 +49,7 @@ imported = sorted(
     {m.__file__ for m in list(sys.modules.values()) if getattr(m, "__file__", None)}
     | compiled_here
 )
+import py_compile, tempfile, zipfile  # this script's own: after the count
 
 def compiled(data, path):
     """The checked-hash .pyc of a module's source, as if compiled at path."""

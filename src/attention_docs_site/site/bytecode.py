@@ -41,7 +41,7 @@ from attention_docs_site.layout import COMPILED_STDLIB as STDLIB
 from attention_docs_site.site import pyodide
 
 STAMP = "stamp.json"
-"""What the files were made from: Pyodide's version and the official archive's hash."""
+"""What the files were made from (:func:`_stamp`)."""
 SCRIPT = Path(__file__).with_name("bytecode.mjs")
 
 
@@ -51,10 +51,13 @@ def compiled_folder(project: Path) -> Path:
 
 
 def _stamp(project: Path) -> dict[str, str]:
+    """What the files depend on: the runtime, the archive, the script, the packages."""
     official = pyodide.runtime_folder(project) / STDLIB
     return {
         "pyodide": pyodide.VERSION,
         "python_stdlib.zip sha256": hashlib.sha256(official.read_bytes()).hexdigest(),
+        "bytecode.mjs sha256": hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),
+        "packages": " ".join(pyodide.NEEDED),
     }
 
 

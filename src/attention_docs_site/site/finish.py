@@ -141,7 +141,8 @@ def write_pyodide(project: Path, site: Path) -> None:
             names; the message says how to get it, or to build without it.
     """
     try:
-        published = pyodide.write_runtime(project, site / PYODIDE_FOLDER)
+        # The compiled archive holds the official python_stdlib.zip's entries.
+        published = pyodide.write_runtime(project, site / PYODIDE_FOLDER, stdlib=False)
         published += bytecode.publish(project, site / PYODIDE_FOLDER)
     except pyodide.PyodideFileError as error:
         raise _pyodide_error(error) from None

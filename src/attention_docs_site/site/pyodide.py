@@ -239,10 +239,12 @@ def check_present(project: Path) -> None:
     package_source(project)
 
 
-def write_runtime(project: Path, folder: Path) -> list[Path]:
+def write_runtime(project: Path, folder: Path, *, stdlib: bool = True) -> list[Path]:
     """Publish the runtime, the official lock and the needed packages in ``folder``.
 
-    Every package is checked against the lock as it is copied.
+    Every package is checked against the lock as it is copied. With ``stdlib``
+    false, the official ``python_stdlib.zip`` is left out: the site publishes
+    the archive that holds it with compiled modules (:mod:`.bytecode`).
 
     Returns:
         The files written.
@@ -254,6 +256,8 @@ def write_runtime(project: Path, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for path in [*runtime_files(project), runtime_folder(project) / LOCK]:
+        if path.name == "python_stdlib.zip" and not stdlib:
+            continue
         target = folder / path.name
         target.write_bytes(path.read_bytes())
         written.append(target)

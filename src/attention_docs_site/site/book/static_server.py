@@ -53,6 +53,20 @@ class GzipHandler(QuietHandler):
         self.wfile.write(body)
 
 
+class IsolatedHandler(QuietHandler):
+    """Serves pages cross-origin isolated (COOP and COEP headers), as some hosts can.
+
+    There a page has SharedArrayBuffer, and the Run button's Stop interrupts
+    Python instead of ending its worker (docs/assets/run-editor.js).
+    """
+
+    def end_headers(self) -> None:
+        """The isolation headers, then the others' end."""
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = True  # join request threads, closing their sockets
@@ -69,7 +83,9 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @contextmanager
-def serve_folder(folder: Path, *, compress: bool = False) -> Iterator[str]:
+def serve_folder(
+    folder: Path, *, compress: bool = False, isolated: bool = False
+) -> Iterator[str]:
     """Serve a folder on 127.0.0.1 while the block runs.
 
     The port is chosen and bound before anything need be in the folder, so
@@ -78,11 +94,14 @@ def serve_folder(folder: Path, *, compress: bool = False) -> Iterator[str]:
     Parameters:
         folder: What to serve, at the server's root.
         compress: Send text files gzip-compressed (:class:`GzipHandler`).
+        isolated: Send the headers of cross-origin isolation (:class:`IsolatedHandler`).
 
     Yields:
         The server's address, ``http://127.0.0.1:PORT`` (no slash at the end).
     """
-    kind = GzipHandler if compress else QuietHandler
+    if compress and isolated:
+        raise ValueError("serve_folder: compress or isolated, not both")
+    kind = GzipHandler if compress else IsolatedHandler if isolated else QuietHandler
     handler = functools.partial(kind, directory=str(folder))
     server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -96,7 +115,9 @@ def serve_folder(folder: Path, *, compress: bool = False) -> Iterator[str]:
 
 
 @contextmanager
-def serve_site(site: Path, path: str, *, compress: bool = False) -> Iterator[str]:
+def serve_site(
+    site: Path, path: str, *, compress: bool = False, isolated: bool = False
+) -> Iterator[str]:
     """Serve a built site on 127.0.0.1 under its published path while the block runs.
 
     Parameters:
@@ -104,18 +125,20 @@ def serve_site(site: Path, path: str, *, compress: bool = False) -> Iterator[str
         path: The path of the site's address (``site_url``), e.g.
             ``/attention_docs/``.
         compress: Send text files gzip-compressed, as GitHub Pages does.
+        isolated: Send the headers of cross-origin isolation, as GitHub Pages
+            does not.
 
     Yields:
         The site's address, e.g. ``http://127.0.0.1:PORT/attention_docs/``.
     """
     folder = path.strip("/")
     if not folder:  # published at the root of its host
-        with serve_folder(site, compress=compress) as address:
+        with serve_folder(site, compress=compress, isolated=isolated) as address:
             yield address + "/"
         return
     with tempfile.TemporaryDirectory() as root:
         mount = Path(root) / folder
         mount.parent.mkdir(parents=True, exist_ok=True)
         mount.symlink_to(site.resolve(), target_is_directory=True)
-        with serve_folder(Path(root), compress=compress) as address:
+        with serve_folder(Path(root), compress=compress, isolated=isolated) as address:
             yield address + "/" + folder + "/"
