@@ -48,7 +48,7 @@
 
   function startPython(labels, status) {
     if (!started) {
-      const { runtime, wheel, compiled } = data();
+      const { runtime, lock, wheel, compiled } = data();
       const script = new URL("run-worker.js", SCRIPT).href;
       worker = new Worker(script);
       worker.onmessage = answer;
@@ -61,7 +61,14 @@
       const files = { stdlib: absolute(compiled.stdlib), bytecode: absolute(compiled.bytecode) };
       // Python checks it between steps: 2 is SIGINT, a KeyboardInterrupt.
       interrupt = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-      const start = { type: "start", runtime: absolute(runtime), wheel: absolute(wheel), compiled: files, interrupt };
+      const start = {
+        type: "start",
+        runtime: absolute(runtime),
+        lock: absolute(lock),
+        wheel: absolute(wheel),
+        compiled: files,
+        interrupt,
+      };
       started = ask(start, (p) =>
         status(labels["loading_" + p.step]),
       ).then((reply) => {

@@ -6,8 +6,10 @@
 // site was built, attention_docs_site/site/pyodide.py), then the library's
 // wheel, the version that drew the page's figures.
 //
-// Messages in:  {id, type: "start", runtime, wheel, compiled: {stdlib, bytecode},
-//               interrupt}: interrupt, a shared buffer if the page is isolated
+// Messages in:  {id, type: "start", runtime, lock, wheel, compiled: {stdlib,
+//               bytecode}, interrupt}: lock, the site's (the official one
+//               with three packages loaded at their first import instead);
+//               interrupt, a shared buffer if the page is isolated
 //               {id, type: "run", session, code, mode: "print" | "cell"}
 //               {id, type: "imports", session, code}: of a block that needs
 //               PyTorch, only its imports that work without it
@@ -22,7 +24,8 @@
 let python = null;
 
 const RUNNER = String.raw`
-import ast, contextlib, importlib.util, io, sys, traceback, types
+import ast, contextlib, hashlib, importlib, importlib.util, io, json, sys, sysconfig
+import traceback, types, zipfile
 
 _namespaces = {}
 
@@ -47,6 +50,38 @@ _ipython.display = _display
 _ipython.get_ipython = lambda: None  # matplotlib asks; there is no shell here
 sys.modules.setdefault("IPython", _ipython)
 sys.modules.setdefault("IPython.display", _display)
+
+class _OnDemand:
+    """Packages that matplotlib declares but a start never imports (the site's
+    lock leaves them out): each installed at its first import, from the
+    site's file, checked against the official lock's sha256."""
+
+    def __init__(self, wheels):
+        self.wheels = wheels  # import name: (url, sha256)
+
+    def find_spec(self, name, path=None, target=None):
+        wheel = self.wheels.pop(name.partition(".")[0], None)
+        if wheel is not None:
+            _install(*wheel)
+        return None  # the usual finders find it now
+
+def _install(url, sha256):
+    from js import XMLHttpRequest
+
+    request = XMLHttpRequest.new()
+    request.open("GET", url, False)  # an import waits: a worker may
+    request.responseType = "arraybuffer"
+    request.send()
+    data = request.response.to_bytes() if request.status == 200 else b""
+    if hashlib.sha256(data).hexdigest() != sha256:
+        name = url.rsplit("/", 1)[-1]
+        raise ImportError(f"{name} did not load from the site (HTTP {request.status})")
+    with zipfile.ZipFile(io.BytesIO(data)) as wheel:
+        wheel.extractall(sysconfig.get_paths()["purelib"])
+    importlib.invalidate_caches()
+
+def on_demand(wheels):
+    sys.meta_path.insert(0, _OnDemand(json.loads(wheels)))
 
 def _rich(value):
     html = getattr(value, "_repr_html_", None)
@@ -156,8 +191,12 @@ async function start(message) {
   importScripts(message.runtime + "pyodide.js");
   const pyodide = await loadPyodide({
     indexURL: message.runtime,
+    lockFileURL: message.lock,
     stdLibURL: message.compiled.stdlib,
   });
+  // Pyodide has fetched it: the browser's cache has it now.
+  const lock = fetched(message.lock).then((data) => JSON.parse(new TextDecoder().decode(data)));
+  lock.catch(() => {});
   post("packages");
   // One call: each call to loadPackage costs about 0.1 s of its own.
   await pyodide.loadPackage(["numpy", "matplotlib", message.wheel], {
@@ -171,6 +210,13 @@ async function start(message) {
   // matplotlib reads its font list from the file unpacked above.
   pyodide.runPython("import matplotlib; matplotlib.use('agg'); import matplotlib.font_manager");
   pyodide.runPython(RUNNER);
+  const wheels = {};
+  const { packages, attention_docs_on_demand: later = [] } = await lock;
+  for (const entry of later.map((name) => packages[name]))
+    for (const name of entry.imports) wheels[name] = [message.runtime + entry.file_name, entry.sha256];
+  const onDemand = pyodide.globals.get("on_demand");
+  onDemand(JSON.stringify(wheels));
+  onDemand.destroy();
   // A cross-origin-isolated page's Stop: Python raises KeyboardInterrupt. Not
   // before now: an interrupt inside a package's install would be swallowed.
   if (message.interrupt) pyodide.setInterruptBuffer(message.interrupt);

@@ -11,6 +11,7 @@ of Python loads before a click.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -20,7 +21,14 @@ from urllib.parse import urlsplit
 
 import pytest
 from browser import prefix, record_failed_requests, visit
-from helpers import CHAPTERS, DEFAULT_FIRST, LANGS, NOTEBOOK_PAGES, TRANSLATED_FIRST
+from helpers import (
+    CHAPTERS,
+    DEFAULT_FIRST,
+    LANGS,
+    NOTEBOOK_PAGES,
+    ROOT,
+    TRANSLATED_FIRST,
+)
 from test_explorables_browser import instant_page
 
 from attention_docs import figures
@@ -29,6 +37,7 @@ from attention_docs_site.layout import (
     COMPILED_FOLDER,
     PYODIDE_FOLDER,
 )
+from attention_docs_site.site import bytecode
 
 # The nav's order: the home page, the chapters, the exercise pages.
 PAGES = ("", *CHAPTERS, *NOTEBOOK_PAGES)
@@ -348,18 +357,17 @@ RETRY = {"en": "Retry", "zh": "重试"}
 # Run first in a fresh worker, where a start imported matplotlib but not its
 # figure: what the first figure imports is compiled code from the site
 # (site/bytecode.py), and the font list is the one shipped.
-FROM_THE_SITE = """import sys, hashlib, pathlib
+FROM_THE_SITE = """import sys, hashlib, json, pathlib
 compiled = []
 sys.addaudithook(lambda e, a: e == "compile" and compiled.append(str(a[1])))
 import matplotlib.figure, matplotlib.backends.backend_svg
 from attention_docs import figures
 figures.identity_heatmap(lang="en")
-print([f for f in compiled if f.endswith(".py") and "/attention_docs/" not in f])
+print(json.dumps(sorted({f for f in compiled if f.endswith(".py")})))
 import matplotlib.font_manager as fm
 font_list = pathlib.Path(fm.__file__).with_name("fontlist.json")
 print(hashlib.sha256(font_list.read_bytes()).hexdigest())
-import json  # from the site's archive of the standard library: its .pyc
-print(json.__spec__.origin)
+print(json.__spec__.origin)  # from the site's archive of the standard library
 names = lambda m: sorted(f.fname for f in m.ttflist + m.afmlist)
 print(names(fm.json_load(font_list)) == names(fm.FontManager()))
 """
@@ -391,6 +399,8 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
         return route.abort("internetdisconnected")
 
     page.route("**/numpy-*.whl", once)
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
     page.on("request", lambda r: PYODIDE_WASM.search(r.url) and starts.append(r.url))
     visit(page, isolated_url, "attention-pooling/", lang)
     assert page.evaluate("crossOriginIsolated")
@@ -409,7 +419,10 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
     )
     assert status.text_content() == DONE[lang] and retry.is_hidden()
     printed = block.locator(".ad-run-output").text_content().split()
-    assert printed[:2] == ["[]", _shipped_font_list(built_site)]
+    # Compiled here: only the library's modules changed since setup.sh compiled them.
+    bundle = built_site / PYODIDE_FOLDER / COMPILED_FOLDER / COMPILED_BUNDLE
+    assert set(json.loads(printed[0])) <= set(bytecode.stale_library(ROOT, bundle))
+    assert printed[1] == _shipped_font_list(built_site)
     assert printed[2] == "/lib/python312.zip/json/__init__.pyc", printed[2]
     assert printed[3] == "True"  # the shipped list names the fonts matplotlib finds
 
@@ -431,6 +444,20 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
         "t => t.value.slice(t.selectionStart, t.selectionEnd)"
     )
     assert selected == "y = [x,"
+
+    # matplotlib's dependencies that a start does not load: at their first import.
+    def later():
+        return [r for r in requests if re.search(r"/(fonttools|pytz)-[^/]*\.whl$", r)]
+
+    assert later() == []
+    lock = json.loads((built_site / PYODIDE_FOLDER / "pyodide-lock.json").read_text())
+    code = "import fontTools, pytz\nprint(fontTools.version, pytz.__version__)"
+    _run(page, block, code=code)
+    assert block.locator(".ad-run-output").text_content().split() == [
+        lock["packages"]["fonttools"]["version"],
+        lock["packages"]["pytz"]["version"],
+    ]
+    assert len(later()) == 2
 
     _run(page, block, code="import numpy\nfrom scipy import stats\n")
     note = panel.locator(".ad-run-note")

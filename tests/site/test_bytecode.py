@@ -76,10 +76,13 @@ def test_every_package_pyc_belongs_to_its_source_in_the_wheel(
             assert folder.endswith("__pycache__") and file.endswith(".cpython-312.pyc")
             module = file.removesuffix(".cpython-312.pyc") + ".py"
             source = f"{folder.removesuffix('__pycache__')}{module}"
+            if source.startswith("attention_docs/"):  # the library, from src/
+                pyc = bundle.read(name)
+                assert int.from_bytes(pyc[4:8], "little") == CHECKED_HASH
+                continue
             _check(bundle.read(name), sources[source])
         tops = {n.removeprefix(PACKAGES_PREFIX).split("/")[0] for n in compiled}
-        assert {"numpy", "matplotlib", "PIL"} <= tops
-        assert not any(top.startswith("attention_docs") for top in tops)  # per build
+        assert {"numpy", "matplotlib", "PIL", "attention_docs"} <= tops
         assert set(names) - set(compiled) == {
             f"{PACKAGES_PREFIX}matplotlib/fontlist.json"
         }
@@ -147,3 +150,20 @@ def test_missing_or_stale_compiled_files_say_how_to_make_them(tmp_path: Path) ->
     # Made from this runtime: compile_bytecode does nothing (no Node.js needed).
     stamp.write_text(json.dumps(made))
     assert bytecode.compile_bytecode(project, node="/nonexistent/node") == []
+
+
+def test_a_library_module_changed_since_its_pyc_is_named_stale(tmp_path: Path) -> None:
+    """Then the browser compiles it, as before: its hash no longer matches."""
+    bundle = COMPILED / bytecode.BUNDLE
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / "src" / "attention_docs", project / "src" / "attention_docs")
+    before = bytecode.stale_library(project, bundle)
+    assert before == bytecode.stale_library(ROOT, bundle)  # the same sources
+    with zipfile.ZipFile(bundle) as archive:
+        assert f"{PACKAGES_PREFIX}attention_docs/__pycache__/masks.cpython-312.pyc" in (
+            archive.namelist()
+        )
+    masks = project / "src" / "attention_docs" / "masks.py"
+    masks.write_text(masks.read_text() + "# changed\n")
+    changed = "/lib/python3.12/site-packages/attention_docs/masks.py"
+    assert bytecode.stale_library(project, bundle) == sorted({*before, changed})

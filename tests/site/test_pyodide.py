@@ -246,3 +246,29 @@ def test_the_unpacked_archive_is_taken_before_the_carrier(tmp_path: Path) -> Non
     assert pyodide.package_source(tmp_path) == carrier / "carrier-0.1-py3-none-any.whl"
     pyodide.archive_folder(tmp_path).mkdir()
     assert pyodide.package_source(tmp_path) == pyodide.archive_folder(tmp_path)
+
+
+def test_the_site_s_lock_leaves_the_packages_a_start_never_imports_for_later(
+    lock: dict, tmp_path: Path
+) -> None:
+    """Only matplotlib's dependencies change; every entry and file is the lock's."""
+    written = pyodide.write_runtime(ROOT, tmp_path)
+    site = json.loads((tmp_path / pyodide.SITE_LOCK).read_text("utf-8"))
+    assert tmp_path / pyodide.SITE_LOCK in written
+    assert site["attention_docs_on_demand"] == list(pyodide.ON_DEMAND)
+    assert site["info"] == lock["info"]
+    ours, theirs = site["packages"], lock["packages"]
+    changed = {name for name in theirs if ours[name] != theirs[name]}
+    assert changed == {"matplotlib"}
+    depends = lock["packages"]["matplotlib"]["depends"]
+    assert site["packages"]["matplotlib"]["depends"] == [
+        d for d in depends if d not in pyodide.ON_DEMAND
+    ]
+    assert set(pyodide.ON_DEMAND) < set(depends)
+    # Still published, each the lock's file: the worker installs it when asked.
+    for name in pyodide.ON_DEMAND:
+        assert (tmp_path / lock["packages"][name]["file_name"]).is_file()
+    # What loads at a start: the closure of the site's lock, without them.
+    assert set(pyodide.closure(site)) == set(pyodide.closure(lock)) - set(
+        pyodide.ON_DEMAND
+    )

@@ -19,6 +19,7 @@ from attention_docs_site.layout import (
     COMPILED_STDLIB,
     NOTEBOOK_ZIP,
     PYODIDE_FOLDER,
+    SITE_LOCK,
 )
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ def run_data(content: str, page_url: str, edition: Edition, wheel: Wheel) -> str
     )
     data = {
         "runtime": f"{up}{PYODIDE_FOLDER}/",
+        "lock": f"{up}{PYODIDE_FOLDER}/{SITE_LOCK}",
         "compiled": {
             "stdlib": f"{up}{PYODIDE_FOLDER}/{COMPILED_FOLDER}/{COMPILED_STDLIB}",
             "bytecode": f"{up}{PYODIDE_FOLDER}/{COMPILED_FOLDER}/{COMPILED_BUNDLE}",
@@ -86,4 +88,7 @@ def run_data(content: str, page_url: str, edition: Edition, wheel: Wheel) -> str
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     # An attribute, not a JSON <script>: instant navigation re-creates the
     # content's scripts as inline ones, which the security policy refuses.
-    return f'<div id="ad-run-data" hidden data-run="{html.escape(text)}"></div>'
+    # In single quotes, JSON's many double quotes need no escaping (a page
+    # of Chinese would carry 132 of "&quot;").
+    attribute = html.escape(text, quote=False).replace("'", "&#39;")
+    return f"<div id=\"ad-run-data\" hidden data-run='{attribute}'></div>"

