@@ -60,9 +60,10 @@ class _OnDemand:
         self.wheels = wheels  # import name: (url, sha256)
 
     def find_spec(self, name, path=None, target=None):
-        wheel = self.wheels.pop(name.partition(".")[0], None)
-        if wheel is not None:
-            _install(*wheel)
+        top = name.partition(".")[0]
+        if top in self.wheels:
+            _install(*self.wheels[top])  # if it raises, the next import tries again
+            del self.wheels[top]
         return None  # the usual finders find it now
 
 def _install(url, sha256):
@@ -71,8 +72,11 @@ def _install(url, sha256):
     request = XMLHttpRequest.new()
     request.open("GET", url, False)  # an import waits: a worker may
     request.responseType = "arraybuffer"
-    request.send()
-    data = request.response.to_bytes() if request.status == 200 else b""
+    try:
+        request.send()  # raises if the connection is lost
+        data = request.response.to_bytes() if request.status == 200 else b""
+    except Exception:
+        data = b""
     if hashlib.sha256(data).hexdigest() != sha256:
         name = url.rsplit("/", 1)[-1]
         raise ImportError(f"{name} did not load from the site (HTTP {request.status})")
@@ -151,10 +155,6 @@ def run(session, code, mode):
     return text, shown, error, line, missing, interrupted
 `;
 
-// Python compiled when the site was built (attention_docs_site/site/bytecode.py):
-// the standard library's archive with the .pyc of what a start imports, and
-// the packages' .pyc with matplotlib's font list, unpacked over the packages.
-// Each .pyc is checked against its source's hash before Python uses it.
 // The first of the site's files that did not load, for the reader's message:
 // every file comes through fetch (Pyodide's too) or importScripts.
 let failedFile = null;
@@ -183,6 +183,10 @@ async function fetched(url) {
   return (await fetch(url)).arrayBuffer();
 }
 
+// Python compiled when the site was built (attention_docs_site/site/bytecode.py):
+// the standard library's archive with the .pyc of what a start imports, and
+// the packages' .pyc with matplotlib's font list, unpacked over the packages.
+// Each .pyc is checked against its source's hash before Python uses it.
 async function start(message) {
   const post = (step) => postMessage({ id: message.id, type: "progress", step });
   post("runtime");

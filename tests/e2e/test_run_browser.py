@@ -26,7 +26,9 @@ from helpers import (
     DEFAULT_FIRST,
     LANGS,
     NOTEBOOK_PAGES,
+    RELEASE,
     ROOT,
+    TRANSLATED,
     TRANSLATED_FIRST,
 )
 from test_explorables_browser import instant_page
@@ -183,8 +185,21 @@ def _next_page(page, path):
     heading.wait_for_element_state("hidden")  # detached with the old page
 
 
-@pytest.mark.parametrize("lang", DEFAULT_FIRST)  # the Chinese sweep: release
-def test_every_runnable_block_shows_what_the_build_showed(instant, lang):
+# The English edition's first chapters in the README's command, the rest of
+# it (from the last of those) and the whole Chinese edition in the release
+# tier. (lang, pages, at least this many blocks): 13, 39 and 45 on 2026-11-29.
+FIRST = PAGES.index("attention-pooling") + 1
+SWEEPS = [
+    pytest.param("en", PAGES[:FIRST], 10, id="en-first"),
+    pytest.param("en", PAGES[FIRST - 1 :], 30, id="en-rest", marks=RELEASE),
+    *[pytest.param(lang, PAGES, 30, id=lang, marks=RELEASE) for lang in TRANSLATED],
+]
+
+
+@pytest.mark.parametrize(("lang", "pages", "minimum"), SWEEPS)
+def test_every_runnable_block_shows_what_the_build_showed(
+    instant, lang, pages, minimum
+):
     """Page after page by instant navigation, as a reader goes: Python starts once.
 
     The Chinese edition's blocks are the English ones with ``lang="zh"``: the
@@ -196,13 +211,13 @@ def test_every_runnable_block_shows_what_the_build_showed(instant, lang):
     Run worker, with Pyodide in it, stays.
     """
     page, url = instant
-    assert PAGES[0] == ""
-    visit(page, url, "", lang)  # the only full load
+    assert PAGES[0] == "" and all(p in PAGES for p in pages)
+    visit(page, url, f"{pages[0]}/" if pages[0] else "", lang)  # the only full load
     page.evaluate("window.sameDocument = true")
     ran = 0
-    for chapter in PAGES:
+    for step, chapter in enumerate(pages):
         path = prefix(lang) + (f"{chapter}/" if chapter else "")
-        if chapter:
+        if step:  # the nav's next page
             _next_page(page, path)
         blocks = page.locator(".ad-run:not([data-run-needs])")
         for i in range(blocks.count()):
@@ -221,7 +236,7 @@ def test_every_runnable_block_shows_what_the_build_showed(instant, lang):
     assert len(page.pyodide) == 1, page.pyodide  # Python started once
     assert page.foreign_requests == []
     assert page.problems == []
-    assert ran >= 30  # 37 in each edition on 2026-11-26
+    assert ran >= minimum
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -451,13 +466,19 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
 
     assert later() == []
     lock = json.loads((built_site / PYODIDE_FOLDER / "pyodide-lock.json").read_text())
+    pytz_wheel = lock["packages"]["pytz"]["file_name"]
+    page.route(f"**/{pytz_wheel}", once)  # lost once more, here
+    lost.clear()
+    _run(page, block, code="import pytz")
+    error = block.locator(".ad-run-error").text_content()
+    assert f"ImportError: {pytz_wheel} did not load from the site" in error
     code = "import fontTools, pytz\nprint(fontTools.version, pytz.__version__)"
-    _run(page, block, code=code)
+    _run(page, block, code=code)  # the next import tries again
     assert block.locator(".ad-run-output").text_content().split() == [
         lock["packages"]["fonttools"]["version"],
         lock["packages"]["pytz"]["version"],
     ]
-    assert len(later()) == 2
+    assert len(later()) == 3  # pytz twice
 
     _run(page, block, code="import numpy\nfrom scipy import stats\n")
     note = panel.locator(".ad-run-note")
@@ -483,6 +504,6 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
     _run(page, block)  # the block's own code
     assert status.text_content() == DONE[lang]
     assert len(starts) == 2  # the start that lost numpy, then one worker throughout
-    # Only the lost file's: its request, and Pyodide's report of it.
-    lost_file = ("numpy", "Failed to fetch")
+    # Only the lost files': their requests, and Pyodide's report of numpy's.
+    lost_file = ("numpy", "pytz", "Failed to fetch")
     assert [p for p in page.problems if not any(w in p for w in lost_file)] == []
