@@ -58,7 +58,7 @@
         endPython({ error: event.message || labels.worker_failed, file: script });
       };
       const absolute = (path) => new URL(path, location.href).href;
-      const files = { stdlib: absolute(compiled.stdlib), bytecode: absolute(compiled.bytecode) };
+      const files = { stdlib: absolute(compiled.stdlib) };
       // Python checks it between steps: 2 is SIGINT, a KeyboardInterrupt.
       interrupt = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
       const start = {

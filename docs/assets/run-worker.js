@@ -3,13 +3,15 @@
 // and sends it the page's code; nothing here loads before that click. Every
 // file comes from the site itself: Pyodide's runtime and numpy, matplotlib
 // and their dependencies (checked against Pyodide's official lock when the
-// site was built, attention_docs_site/site/pyodide.py), then the library's
+// site was built, attention_docs_site/site/pyodide.py, and unpacked in one
+// file with their compiled Python, site/bytecode.py), then the library's
 // wheel, the version that drew the page's figures.
 //
-// Messages in:  {id, type: "start", runtime, lock, wheel, compiled: {stdlib,
-//               bytecode}, interrupt}: lock, the site's (the official one
-//               with three packages loaded at their first import instead);
-//               interrupt, a shared buffer if the page is isolated
+// Messages in:  {id, type: "start", runtime, lock, wheel, compiled: {stdlib},
+//               interrupt}: lock, the site's (the official one, naming the
+//               start's packages in one file, and three packages loaded at
+//               their first import); interrupt, a shared buffer if the page
+//               is isolated
 //               {id, type: "run", session, code, mode: "print" | "cell"}
 //               {id, type: "imports", session, code}: of a block that needs
 //               PyTorch, only its imports that work without it
@@ -22,9 +24,10 @@
 //               site's file that did not load, if one did not
 
 let python = null;
+const SITE_PACKAGES = "/lib/python3.12/site-packages";
 
 const RUNNER = String.raw`
-import ast, contextlib, hashlib, importlib, importlib.util, io, json, sys, sysconfig
+import ast, contextlib, hashlib, importlib.util, io, json, sys, sysconfig
 import traceback, types, zipfile
 
 _namespaces = {}
@@ -80,9 +83,10 @@ def _install(url, sha256):
     if hashlib.sha256(data).hexdigest() != sha256:
         name = url.rsplit("/", 1)[-1]
         raise ImportError(f"{name} did not load from the site (HTTP {request.status})")
+    purelib = sysconfig.get_paths()["purelib"]
     with zipfile.ZipFile(io.BytesIO(data)) as wheel:
-        wheel.extractall(sysconfig.get_paths()["purelib"])
-    importlib.invalidate_caches()
+        wheel.extractall(purelib)
+    sys.path_importer_cache.pop(purelib, None)  # it lists the folder again
 
 def on_demand(wheels):
     sys.meta_path.insert(0, _OnDemand(json.loads(wheels)))
@@ -183,36 +187,96 @@ async function fetched(url) {
   return (await fetch(url)).arrayBuffer();
 }
 
+// The start's packages, unpacked: the tar archive of site/bytecode.py, from
+// the browser's Cache Storage if an earlier start kept it there, else from the
+// site, checked against the lock's sha256 (the fetch's integrity) and
+// unpacked by the browser. Kept, its 43 MB are read back instead of
+// unpacked again at the next start (benchmarks/run_button.py measures both).
+const KEPT = "attention-docs-python";
+async function unpackedPackages(runtime, { file_name, sha256 }) {
+  const url = runtime + file_name;
+  const key = `${url}?sha256=${sha256}`;
+  // No Cache Storage (not a secure context, or refused): unpacked each time.
+  const kept = await self.caches?.open(KEPT).catch(() => null);
+  const hit = await kept?.match(key);
+  if (hit) return hit.arrayBuffer();
+  const hex = sha256.match(/../g).map((h) => String.fromCharCode(parseInt(h, 16)));
+  const response = await fetch(url, { integrity: `sha256-${btoa(hex.join(""))}` });
+  const tar = await new Response(
+    response.body.pipeThrough(new DecompressionStream("gzip")),
+  ).arrayBuffer();
+  if (kept) keep(kept, key, tar); // not awaited: the start goes on
+  return tar;
+}
+
+async function keep(kept, key, tar) {
+  try {
+    for (const old of await kept.keys()) await kept.delete(old); // an earlier site's
+    await kept.put(key, new Response(tar)); // a copy of the bytes
+  } catch (error) {
+    console.warn(`the unpacked packages were not kept: ${error}`); // e.g. over quota
+  }
+}
+
+// A tar archive's files (ustar: a 512-byte header, then the data in 512-byte
+// blocks), written into Python's file system.
+function writeTar(FS, buffer) {
+  const data = new Uint8Array(buffer);
+  const text = new TextDecoder();
+  const field = (header, from, to) => {
+    const bytes = header.subarray(from, to);
+    const end = bytes.indexOf(0);
+    return text.decode(end < 0 ? bytes : bytes.subarray(0, end));
+  };
+  const folders = new Set();
+  for (let at = 0; at + 512 <= data.length; ) {
+    const header = data.subarray(at, at + 512);
+    if (header[0] === 0) break; // the archive's end
+    const prefix = field(header, 345, 500);
+    const path = `/${prefix ? prefix + "/" : ""}${field(header, 0, 100)}`;
+    const size = parseInt(field(header, 124, 136), 8);
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    if (!folders.has(folder)) FS.mkdirTree(folder);
+    folders.add(folder);
+    at += 512;
+    FS.writeFile(path, data.subarray(at, at + size));
+    at += Math.ceil(size / 512) * 512;
+  }
+}
+
 // Python compiled when the site was built (attention_docs_site/site/bytecode.py):
 // the standard library's archive with the .pyc of what a start imports, and
-// the packages' .pyc with matplotlib's font list, unpacked over the packages.
-// Each .pyc is checked against its source's hash before Python uses it.
+// the packages with theirs and matplotlib's font list. Each .pyc is checked
+// against its source's hash before Python uses it.
 async function start(message) {
   const post = (step) => postMessage({ id: message.id, type: "progress", step });
   post("runtime");
-  const bytecode = fetched(message.compiled.bytecode);
-  bytecode.catch(() => {}); // awaited below; not unhandled meanwhile
+  const lock = fetched(message.lock).then((data) => JSON.parse(new TextDecoder().decode(data)));
+  const tar = lock.then((site) =>
+    unpackedPackages(message.runtime, site.attention_docs_packages),
+  );
+  const wheel = fetched(message.wheel);
+  for (const later of [lock, tar, wheel]) later.catch(() => {}); // awaited below
   importScripts(message.runtime + "pyodide.js");
   const pyodide = await loadPyodide({
     indexURL: message.runtime,
     lockFileURL: message.lock,
     stdLibURL: message.compiled.stdlib,
   });
-  // Pyodide has fetched it: the browser's cache has it now.
-  const lock = fetched(message.lock).then((data) => JSON.parse(new TextDecoder().decode(data)));
-  lock.catch(() => {});
   post("packages");
-  // One call: each call to loadPackage costs about 0.1 s of its own.
-  await pyodide.loadPackage(["numpy", "matplotlib", message.wheel], {
-    messageCallback: () => {},
-    errorCallback: (text) => console.error(text),
-  });
-  // loadPackage reports a package that did not load, and goes on without it.
-  if (failedFile) throw new Error(`${failedFile} did not load`);
-  pyodide.unpackArchive(await bytecode, "zip", { extractDir: "/" });
+  writeTar(pyodide.FS, await tar);
+  // Extension modules load at their import, from the files written above.
+  pyodide.unpackArchive(await wheel, "wheel", { extractDir: SITE_PACKAGES });
   post("library");
-  // matplotlib reads its font list from the file unpacked above.
-  pyodide.runPython("import matplotlib; matplotlib.use('agg'); import matplotlib.font_manager");
+  // matplotlib reads its font list from the file written above. The import
+  // system may have listed site-packages before: it looks again. Not by
+  // importlib.invalidate_caches(), which reads the standard library's archive
+  // again for each of its packages (0.2 s).
+  pyodide.runPython(`import sys
+sys.path_importer_cache.pop("${SITE_PACKAGES}", None)
+import matplotlib
+matplotlib.use("agg")
+import matplotlib.font_manager`);
   pyodide.runPython(RUNNER);
   const wheels = {};
   const { packages, attention_docs_on_demand: later = [] } = await lock;

@@ -38,3 +38,6 @@ COMPILED_STDLIB = "python_stdlib.zip"
 """The official standard library's archive with the ``.pyc`` of what a start imports."""
 COMPILED_BUNDLE = "bytecode.zip"
 """The packages' ``.pyc`` that a start imports and matplotlib's font list."""
+COMPILED_PACKAGES = "packages.tar.gz"
+"""What the worker writes into Python's files: the start's packages, unpacked,
+and :data:`COMPILED_BUNDLE`'s files."""

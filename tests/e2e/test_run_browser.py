@@ -14,8 +14,8 @@ import hashlib
 import json
 import math
 import re
+import tarfile
 import xml.etree.ElementTree as ET
-import zipfile
 from html import unescape
 from urllib.parse import urlsplit
 
@@ -35,9 +35,10 @@ from test_explorables_browser import instant_page
 
 from attention_docs import figures
 from attention_docs_site.layout import (
-    COMPILED_BUNDLE,
     COMPILED_FOLDER,
+    COMPILED_PACKAGES,
     PYODIDE_FOLDER,
+    SITE_LOCK,
 )
 from attention_docs_site.site import bytecode
 
@@ -389,11 +390,17 @@ print(names(fm.json_load(font_list)) == names(fm.FontManager()))
 
 
 def _shipped_font_list(site) -> str:
-    """The sha256 of the font list in the site's bytecode.zip."""
-    bundle = site / PYODIDE_FOLDER / COMPILED_FOLDER / COMPILED_BUNDLE
-    with zipfile.ZipFile(bundle) as z:
-        (name,) = [n for n in z.namelist() if n.endswith("matplotlib/fontlist.json")]
-        return hashlib.sha256(z.read(name)).hexdigest()
+    """The sha256 of the font list in the site's packages.tar.gz."""
+    image = site / PYODIDE_FOLDER / COMPILED_FOLDER / COMPILED_PACKAGES
+    with tarfile.open(image, "r:gz") as archive:
+        file = archive.extractfile(f"{bytecode.PACKAGES}matplotlib/fontlist.json")
+        return hashlib.sha256(file.read()).hexdigest()
+
+
+KEPT = """async () => {
+  const kept = await caches.open("attention-docs-python");
+  return (await kept.keys()).map((request) => request.url);
+}"""
 
 
 @pytest.mark.parametrize("lang", TRANSLATED_FIRST)  # the English words: release
@@ -407,13 +414,13 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
     interrupts a loop, and the same worker goes on with its variable."""
     page, lost, starts = isolated_page, [], []
 
-    def once(route):  # the connection drops while numpy loads, once
+    def once(route):  # the connection drops while the packages load, once
         if lost:
             return route.continue_()
         lost.append(route.request.url)
         return route.abort("internetdisconnected")
 
-    page.route("**/numpy-*.whl", once)
+    page.route(f"**/{COMPILED_PACKAGES}", once)
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     page.on("request", lambda r: PYODIDE_WASM.search(r.url) and starts.append(r.url))
@@ -435,7 +442,7 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
     assert status.text_content() == DONE[lang] and retry.is_hidden()
     printed = block.locator(".ad-run-output").text_content().split()
     # Compiled here: only the library's modules changed since setup.sh compiled them.
-    bundle = built_site / PYODIDE_FOLDER / COMPILED_FOLDER / COMPILED_BUNDLE
+    bundle = bytecode.compiled_folder(ROOT) / bytecode.BUNDLE
     assert set(json.loads(printed[0])) <= set(bytecode.stale_library(ROOT, bundle))
     assert printed[1] == _shipped_font_list(built_site)
     assert printed[2] == "/lib/python312.zip/json/__init__.pyc", printed[2]
@@ -503,7 +510,22 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
     panel.get_by_role("button", name=re.compile("^(Reset|还原)$")).click()
     _run(page, block)  # the block's own code
     assert status.text_content() == DONE[lang]
-    assert len(starts) == 2  # the start that lost numpy, then one worker throughout
-    # Only the lost files': their requests, and Pyodide's report of numpy's.
-    lost_file = ("numpy", "pytz", "Failed to fetch")
+    assert len(starts) == 2  # the start that lost the packages, then one worker
+    # Only the lost files': their requests, and the fetch's report.
+    lost_file = (COMPILED_PACKAGES, "pytz", "Failed to fetch")
     assert [p for p in page.problems if not any(w in p for w in lost_file)] == []
+
+    # The unpacked packages were kept, under the lock's sha256: the next start
+    # (a full page load, a new worker) asks the site for them no more.
+    site_lock = json.loads((built_site / PYODIDE_FOLDER / SITE_LOCK).read_text())
+    sha256 = site_lock[bytecode.IMAGE_ENTRY]["sha256"]
+    assert [url.rsplit("/", 1)[1] for url in page.evaluate(KEPT)] == [
+        f"{COMPILED_PACKAGES}?sha256={sha256}"
+    ]
+    requests.clear()
+    visit(page, isolated_url, "queries-keys-values/", lang)
+    block = page.locator(".ad-run:not([data-run-needs])").first
+    _run(page, block)
+    assert block.locator(".ad-run-status").text_content() == DONE[lang]
+    assert len(starts) == 3 and block.locator(".ad-run-output svg").count() > 0
+    assert not [r for r in requests if r.endswith(COMPILED_PACKAGES)]

@@ -11,9 +11,11 @@ list is ``tests/e2e/test_run_browser.py``.
 from __future__ import annotations
 
 import _imp
+import hashlib
 import io
 import json
 import shutil
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -86,6 +88,89 @@ def test_every_package_pyc_belongs_to_its_source_in_the_wheel(
         assert set(names) - set(compiled) == {
             f"{PACKAGES_PREFIX}matplotlib/fontlist.json"
         }
+
+
+def _files_of(wheel: bytes, prefix: str = PACKAGES_PREFIX) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
+        return {
+            prefix + i.filename: archive.read(i)
+            for i in archive.infolist()
+            if not i.is_dir()
+        }
+
+
+def test_the_packages_archive_is_the_start_s_wheels_unchanged_and_the_bundle() -> None:
+    """Read with tarfile: each file of a wheel a start installs, byte for byte,
+    and the bundle's, whose font list stands in for the wheel's; nothing else."""
+    lock = pyodide.read_lock(ROOT)
+    start = pyodide.start_packages(lock)
+    expected: dict[str, bytes] = {}
+    for package in pyodide.verified_packages(lock, pyodide.package_source(ROOT)):
+        if package.name in start:
+            expected |= _files_of(package.data)
+    with zipfile.ZipFile(COMPILED / bytecode.BUNDLE) as bundle:
+        replaced = {n: bundle.read(n) for n in bundle.namelist()}
+    assert (
+        expected[f"{PACKAGES_PREFIX}matplotlib/fontlist.json"]
+        != (replaced[f"{PACKAGES_PREFIX}matplotlib/fontlist.json"])
+    )
+    expected |= replaced
+    found = {}
+    with tarfile.open(COMPILED / bytecode.IMAGE, "r:gz") as archive:
+        for member in archive.getmembers():
+            assert member.isfile() and member.name not in found
+            file = archive.extractfile(member)
+            assert file is not None
+            found[member.name] = file.read()
+    assert found.keys() == expected.keys()
+    assert [n for n in found if found[n] != expected[n]] == []
+    assert not any(n.startswith(f"{PACKAGES_PREFIX}fontTools/") for n in found)
+
+
+def _wheel(path: Path, files: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return path
+
+
+def test_the_packages_archive_is_reproducible_and_refuses_a_file_twice(
+    tmp_path: Path,
+) -> None:
+    one = _wheel(tmp_path / "one.whl", {"a/__init__.py": b"x = 1\n", "a/f.json": b"{}"})
+    two = _wheel(tmp_path / "two.whl", {"b.py": b"y = 2\n"})
+    bundle = _wheel(tmp_path / "bundle.zip", {f"/{PACKAGES_PREFIX}a/f.json": b"[1]"})
+    first, second = tmp_path / "first.tar.gz", tmp_path / "second.tar.gz"
+    bytecode.write_image([one, two], bundle, first)
+    bytecode.write_image([one, two], bundle, second)
+    assert first.read_bytes() == second.read_bytes()
+    with tarfile.open(first, "r:gz") as archive:
+        names = archive.getnames()
+        assert names == [
+            f"{PACKAGES_PREFIX}{n}" for n in ("a/__init__.py", "b.py", "a/f.json")
+        ]
+        data = archive.extractfile(f"{PACKAGES_PREFIX}a/f.json")
+        assert data is not None and data.read() == b"[1]"
+    again = _wheel(tmp_path / "again.whl", {"b.py": b"y = 3\n"})
+    with pytest.raises(pyodide.PyodideFileError, match="again.whl repeats .*b.py"):
+        bytecode.write_image([one, two, again], bundle, first)
+
+
+def test_the_site_s_lock_names_the_packages_archive_and_its_sha256(
+    tmp_path: Path,
+) -> None:
+    pyodide.write_runtime(ROOT, tmp_path, compiled=True)
+    written = bytecode.publish(ROOT, tmp_path)
+    image = tmp_path / bytecode.FOLDER / bytecode.IMAGE
+    assert (
+        image in written
+        and image.read_bytes() == (COMPILED / bytecode.IMAGE).read_bytes()
+    )
+    site = json.loads((tmp_path / pyodide.SITE_LOCK).read_text("utf-8"))
+    entry = site[bytecode.IMAGE_ENTRY]
+    assert tmp_path / entry["file_name"] == image
+    assert entry["sha256"] == hashlib.sha256(image.read_bytes()).hexdigest()
+    assert not (tmp_path / bytecode.FOLDER / bytecode.BUNDLE).exists()
 
 
 def test_the_font_list_names_matplotlib_s_own_fonts() -> None:

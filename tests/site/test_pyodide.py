@@ -272,3 +272,15 @@ def test_the_site_s_lock_leaves_the_packages_a_start_never_imports_for_later(
     assert set(pyodide.closure(site)) == set(pyodide.closure(lock)) - set(
         pyodide.ON_DEMAND
     )
+    assert set(pyodide.start_packages(lock)) == set(pyodide.closure(site))
+
+
+def test_the_site_publishes_only_the_wheels_installed_later(
+    lock: dict, tmp_path: Path
+) -> None:
+    """The start's packages and the standard library come compiled (bytecode.py)."""
+    pyodide.write_runtime(ROOT, tmp_path, compiled=True)
+    wheels = {p.name for p in tmp_path.glob("*.whl")}
+    assert wheels == {lock["packages"][n]["file_name"] for n in pyodide.ON_DEMAND}
+    assert not (tmp_path / "python_stdlib.zip").exists()
+    assert (tmp_path / "pyodide.asm.wasm").is_file()

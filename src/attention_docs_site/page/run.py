@@ -14,7 +14,6 @@ import json
 from typing import TYPE_CHECKING
 
 from attention_docs_site.layout import (
-    COMPILED_BUNDLE,
     COMPILED_FOLDER,
     COMPILED_STDLIB,
     NOTEBOOK_ZIP,
@@ -80,7 +79,6 @@ def run_data(content: str, page_url: str, edition: Edition, wheel: Wheel) -> str
         "lock": f"{up}{PYODIDE_FOLDER}/{SITE_LOCK}",
         "compiled": {
             "stdlib": f"{up}{PYODIDE_FOLDER}/{COMPILED_FOLDER}/{COMPILED_STDLIB}",
-            "bytecode": f"{up}{PYODIDE_FOLDER}/{COMPILED_FOLDER}/{COMPILED_BUNDLE}",
         },
         "wheel": f"{up}{wheel.path}",
         "labels": labels,

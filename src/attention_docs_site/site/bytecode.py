@@ -14,15 +14,24 @@ worker's imports, the library, a figure) and writes, into
   ``loadPyodide`` as ``stdLibURL``;
 - ``bytecode.zip``: the ``.pyc`` of each package module imported, in its
   ``__pycache__`` folder, and matplotlib's ``fontlist.json``, as paths from
-  ``/``; the worker unpacks it after the packages. The library's modules
-  are among them, compiled from ``src/`` as its wheel installs them: one
-  changed since is compiled in the browser, as before (:func:`stale_library`).
+  ``/``. The library's modules are among them, compiled from ``src/`` as its
+  wheel installs them: one changed since is compiled in the browser, as
+  before (:func:`stale_library`);
+- ``packages.tar.gz``: the files of every package a start installs, each
+  wheel's unchanged, and ``bytecode.zip``'s, in one tar archive (:func:`write_image`).
+  The worker writes its files into Python's file system in one pass and
+  keeps the unpacked archive in the browser's Cache Storage: Pyodide's
+  ``loadPackage`` unzipped every wheel in Python at every start, and
+  loaded every extension module of a package, imported or not. Python now
+  loads an extension module at its import.
 
 Every ``.pyc`` is checked-hash (PEP 552): Python hashes the source before it
 uses one, so a ``.pyc`` that does not belong to its source is compiled again,
 never run. The font list is what matplotlib builds from the same font files.
-The build publishes both beside the runtime (:func:`publish`), after checking
-that the archive holds every official entry unchanged (:func:`check_stdlib`).
+The build publishes the standard library's archive and ``packages.tar.gz``
+beside the runtime (:func:`publish`), after checking that the former holds
+every official entry unchanged (:func:`check_stdlib`); it names the latter
+and its sha256 in the site's lock, which the worker checks it against.
 ``python -m attention_docs_site.site.bytecode`` makes them again if Pyodide's
 runtime changed.
 """
@@ -30,22 +39,33 @@ runtime changed.
 from __future__ import annotations
 
 import _imp
+import gzip
 import hashlib
+import io
 import json
 import shutil
 import subprocess
+import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
 
 from attention_docs_site.layout import COMPILED_BUNDLE as BUNDLE
 from attention_docs_site.layout import COMPILED_FOLDER as FOLDER
+from attention_docs_site.layout import COMPILED_PACKAGES as IMAGE
 from attention_docs_site.layout import COMPILED_STDLIB as STDLIB
+from attention_docs_site.layout import SITE_LOCK
 from attention_docs_site.site import pyodide
 
 STAMP = "stamp.json"
 """What the files were made from (:func:`_stamp`)."""
 SCRIPT = Path(__file__).with_name("bytecode.mjs")
+FORMAT = 2
+"""The files' form: 2 since ``packages.tar.gz``. A new form makes them again."""
+PACKAGES = "lib/python3.12/site-packages/"
+"""Where Pyodide installs a package, from ``/``."""
+IMAGE_ENTRY = "attention_docs_packages"
+"""The site's lock's key for ``packages.tar.gz``: its file name and sha256."""
 
 
 def compiled_folder(project: Path) -> Path:
@@ -61,6 +81,7 @@ def _stamp(project: Path) -> dict[str, str]:
         "python_stdlib.zip sha256": hashlib.sha256(official.read_bytes()).hexdigest(),
         "bytecode.mjs sha256": hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),
         "packages": " ".join(pyodide.NEEDED),
+        "format": str(FORMAT),
     }
 
 
@@ -93,13 +114,55 @@ def compile_bytecode(project: Path, node: str = "node") -> list[Path]:
             raise pyodide.PyodideFileError(
                 f"compiling Pyodide's bytecode failed:\n{run.stderr[-3000:]}"
             )
+        lock = pyodide.read_lock(project)
+        wheels = [
+            runtime / lock["packages"][n]["file_name"]
+            for n in pyodide.start_packages(lock)
+        ]
+        write_image(wheels, out / BUNDLE, out / IMAGE)
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        written = [folder / STDLIB, folder / BUNDLE]
+        written = [folder / STDLIB, folder / BUNDLE, folder / IMAGE]
         for path in written:
             shutil.copyfile(out / path.name, path)
     (folder / STAMP).write_text(json.dumps(stamp, indent=2) + "\n", "utf-8")
     return written
+
+
+def write_image(wheels: list[Path], bundle: Path, target: Path) -> None:
+    """Write ``packages.tar.gz``: the wheels' files, then ``bundle``'s; reproducible.
+
+    A file of ``bundle`` stands in for a wheel's of the same name: matplotlib's
+    wheel has a font list that its version of matplotlib does not read.
+
+    Raises:
+        PyodideFileError: Two wheels have a file of the same name.
+    """
+    with zipfile.ZipFile(bundle) as archive:
+        replaced = {name.lstrip("/") for name in archive.namelist()}
+    seen: set[str] = set()
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for path, prefix in [*((w, PACKAGES) for w in wheels), (bundle, "")]:
+            with zipfile.ZipFile(path) as archive:
+                for info in archive.infolist():
+                    name = prefix + info.filename.lstrip("/")
+                    if info.is_dir() or (prefix and name in replaced):
+                        continue
+                    if name in seen:
+                        raise pyodide.PyodideFileError(f"{path.name} repeats {name}")
+                    seen.add(name)
+                    data = archive.read(info)
+                    entry = tarfile.TarInfo(name)
+                    entry.size, entry.mode = len(data), 0o644
+                    tar.addfile(entry, io.BytesIO(data))
+    with (
+        open(target, "wb") as file,
+        gzip.GzipFile(
+            filename="", mode="wb", fileobj=file, compresslevel=9, mtime=0
+        ) as packed,
+    ):
+        packed.write(raw.getvalue())
 
 
 def _read_stamp(folder: Path) -> dict[str, str] | None:
@@ -118,7 +181,7 @@ def check_present(project: Path) -> None:
     """
     folder = compiled_folder(project)
     if _read_stamp(folder) != _stamp(project) or not all(
-        (folder / name).is_file() for name in (STDLIB, BUNDLE)
+        (folder / name).is_file() for name in (STDLIB, BUNDLE, IMAGE)
     ):
         raise pyodide.PyodideFileError(
             f"{folder} is missing or was made from another runtime: run "
@@ -176,6 +239,8 @@ def check_stdlib(official: Path, compiled: Path) -> None:
 def publish(project: Path, runtime: Path) -> list[Path]:
     """Publish the compiled files in the runtime's folder, the archive checked.
 
+    ``packages.tar.gz`` and its sha256 are named in the site's lock there.
+
     Returns:
         The files written.
 
@@ -188,9 +253,14 @@ def publish(project: Path, runtime: Path) -> list[Path]:
     check_stdlib(pyodide.runtime_folder(project) / STDLIB, source / STDLIB)
     target = runtime / FOLDER
     target.mkdir(parents=True, exist_ok=True)
-    written = [target / STDLIB, target / BUNDLE]
+    written = [target / STDLIB, target / IMAGE]
     for path in written:
         shutil.copyfile(source / path.name, path)
+    site_lock = runtime / SITE_LOCK
+    lock = json.loads(site_lock.read_text("utf-8"))
+    sha256 = hashlib.sha256((target / IMAGE).read_bytes()).hexdigest()
+    lock[IMAGE_ENTRY] = {"file_name": f"{FOLDER}/{IMAGE}", "sha256": sha256}
+    site_lock.write_text(json.dumps(lock, separators=(",", ":")), "utf-8")
     return written
 
 

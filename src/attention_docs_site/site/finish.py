@@ -141,8 +141,9 @@ def write_pyodide(project: Path, site: Path) -> None:
             names; the message says how to get it, or to build without it.
     """
     try:
-        # The compiled archive holds the official python_stdlib.zip's entries.
-        published = pyodide.write_runtime(project, site / PYODIDE_FOLDER, stdlib=False)
+        # The compiled files hold the official python_stdlib.zip's entries and
+        # the start's packages.
+        published = pyodide.write_runtime(project, site / PYODIDE_FOLDER, compiled=True)
         published += bytecode.publish(project, site / PYODIDE_FOLDER)
     except pyodide.PyodideFileError as error:
         raise _pyodide_error(error) from None

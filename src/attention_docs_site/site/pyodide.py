@@ -153,6 +153,14 @@ def site_lock(lock: dict) -> dict:
     return {**lock, "packages": packages, "attention_docs_on_demand": list(ON_DEMAND)}
 
 
+def start_packages(lock: dict) -> list[str]:
+    """The lock's names of what a start installs, sorted.
+
+    :data:`NEEDED` and their dependencies, but not :data:`ON_DEMAND`.
+    """
+    return [name for name in closure(site_lock(lock)) if name not in ON_DEMAND]
+
+
 def archive_folder(project: Path) -> Path:
     """Where Pyodide's official release archive may be unpacked (its files)."""
     return tools_folder(project) / "archive"
@@ -265,12 +273,14 @@ def check_present(project: Path) -> None:
     package_source(project)
 
 
-def write_runtime(project: Path, folder: Path, *, stdlib: bool = True) -> list[Path]:
+def write_runtime(project: Path, folder: Path, *, compiled: bool = False) -> list[Path]:
     """Publish the runtime, the official lock, the site's and the needed packages.
 
-    Every package is checked against the lock as it is copied. With ``stdlib``
-    false, the official ``python_stdlib.zip`` is left out: the site publishes
-    the archive that holds it with compiled modules (:mod:`.bytecode`).
+    Every package is checked against the lock as it is copied. With
+    ``compiled``, the official ``python_stdlib.zip`` and the wheels of
+    :func:`start_packages` are left out: the site publishes the archive that
+    holds the former with compiled modules, and the latter unpacked in one
+    file with theirs (:mod:`.bytecode`).
 
     Returns:
         The files written.
@@ -282,12 +292,15 @@ def write_runtime(project: Path, folder: Path, *, stdlib: bool = True) -> list[P
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for path in [*runtime_files(project), runtime_folder(project) / LOCK]:
-        if path.name == "python_stdlib.zip" and not stdlib:
+        if path.name == "python_stdlib.zip" and compiled:
             continue
         target = folder / path.name
         target.write_bytes(path.read_bytes())
         written.append(target)
+    unpacked = set(start_packages(lock)) if compiled else set()
     for package in verified_packages(lock, package_source(project)):
+        if package.name in unpacked:
+            continue
         target = folder / package.file_name
         target.write_bytes(package.data)
         written.append(target)
