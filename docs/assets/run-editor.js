@@ -171,6 +171,15 @@
       if (panel.status.textContent === labels.running) status(labels.long_run);
     }, LONG_RUN_MS);
     const stopped = (reply) => reply.stopped && (status(labels.stopped), true);
+    // A site's file that did not load (while Python started, or a font while
+    // code ran): this worker is spent, and Retry starts a fresh one.
+    const lost = (reply, label) => {
+      if (!reply.file) return false;
+      endPython({ stopped: true });
+      status(labels[label].replace("{file}", fileName(reply.file)));
+      panel.retry.hidden = false;
+      return true;
+    };
     // Interrupted by a Stop (this panel's or another's): the traceback shows,
     // and the session's namespace stays; the run goes no further.
     const interrupted = (shown, reply) => {
@@ -187,12 +196,9 @@
       const start = await startPython(labels, status);
       if (stopped(start)) return;
       if (start.error) {
+        if (lost(start, "load_failed")) return;
         endPython({ stopped: true }); // this worker is spent; the next start is new
-        if (start.file) {
-          // A lost connection: Retry starts again.
-          status(labels.load_failed.replace("{file}", fileName(start.file)));
-          panel.retry.hidden = false;
-        } else status(labels.failed.replace("{error}", start.error));
+        status(labels.failed.replace("{error}", start.error));
         return;
       }
       const session = block.dataset.runSession;
@@ -212,7 +218,7 @@
           continue;
         }
         const reply = await ask({ type: "run", session, code: codeOf(earlier), mode: modeOf(earlier) });
-        if (stopped(reply) || interrupted(earlier, reply)) return;
+        if (stopped(reply) || interrupted(earlier, reply) || lost(reply, "lost_file")) return;
         ran.add(earlier);
         if (reply.error) {
           status(labels.earlier_failed);
@@ -223,9 +229,10 @@
       status(labels.running);
       const reply = await ask({ type: "run", session, code: panel.code.value, mode: modeOf(block) });
       if (stopped(reply) || interrupted(block, reply)) return;
-      ran.add(block);
       block.output.replaceChildren(render(block, reply));
       document.dispatchEvent(new CustomEvent("ad:content"));
+      if (lost(reply, "lost_file")) return;
+      ran.add(block);
       if (!reply.error) status(labels.done);
       else if (reply.line) {
         status(labels.raised_line.replace("{line}", reply.line));

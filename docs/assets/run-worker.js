@@ -17,9 +17,10 @@
 //               PyTorch, only its imports that work without it
 // Messages out: {id, type: "progress", step}: "runtime", "packages", "library"
 //               {id, type: "done", stdout, shown, error, line, missing,
-//               interrupted}: a run's output; line: the reader's line that
-//               raised; missing: the package an import asked for that
-//               Pyodide here does not have; interrupted: by Stop
+//               interrupted, file}: a run's output; line: the reader's line
+//               that raised; missing: the package an import asked for that
+//               Pyodide here does not have; interrupted: by Stop; file: a
+//               font of the site's that did not load while it ran
 //               {id, type: "done", error, file}: a start that failed, and the
 //               site's file that did not load, if one did not
 
@@ -244,6 +245,35 @@ function writeTar(FS, buffer) {
   }
 }
 
+// matplotlib's fonts that a start does not read: each a file that Emscripten
+// fetches from the site when Python first reads it (a synchronous request: a
+// worker may). Emscripten's lazy file throws a plain Error if the request
+// fails, which would end Pyodide for good; here it is Python's OSError (EIO),
+// and the run's reply names the file, so that the page ends this worker (its
+// matplotlib may have gone on without the font) and offers Retry.
+let lostFile = null;
+function laterFiles(FS, runtime, { folder, files }) {
+  for (const path of files) {
+    const file = `${SITE_PACKAGES}/${path}`;
+    const parent = file.slice(0, file.lastIndexOf("/"));
+    FS.mkdirTree(parent);
+    const url = runtime + folder + path;
+    const lazy = FS.createLazyFile(parent, file.slice(parent.length + 1), url, true, false).contents;
+    const guarded = (request) => (...args) => {
+      try {
+        return request(...args);
+      } catch {
+        lostFile ??= url;
+        throw new FS.ErrnoError(29); // EIO
+      }
+    };
+    // Its two requests: the length (HEAD), then each chunk's data (GET).
+    lazy.cacheLength = guarded(lazy.cacheLength.bind(lazy));
+    const setDataGetter = lazy.setDataGetter.bind(lazy);
+    lazy.setDataGetter = (getter) => setDataGetter(guarded(getter));
+  }
+}
+
 // Python compiled when the site was built (attention_docs_site/site/bytecode.py):
 // the standard library's archive with the .pyc of what a start imports, and
 // the packages with theirs and matplotlib's font list. Each .pyc is checked
@@ -265,6 +295,7 @@ async function start(message) {
   });
   post("packages");
   writeTar(pyodide.FS, await tar);
+  laterFiles(pyodide.FS, message.runtime, (await lock).attention_docs_packages.later);
   // Extension modules load at their import, from the files written above.
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: SITE_PACKAGES });
   post("library");
@@ -320,7 +351,8 @@ onmessage = async ({ data: message }) => {
     });
     result.destroy();
     run.destroy();
-    postMessage({ id: message.id, type: "done", stdout, shown, error, line, missing, interrupted });
+    const file = lostFile;
+    postMessage({ id: message.id, type: "done", stdout, shown, error, line, missing, interrupted, file });
   } catch (error) {
     postMessage({ id: message.id, type: "done", error: String(error), failed: true });
   }

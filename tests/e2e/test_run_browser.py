@@ -384,7 +384,10 @@ import matplotlib.font_manager as fm
 font_list = pathlib.Path(fm.__file__).with_name("fontlist.json")
 print(hashlib.sha256(font_list.read_bytes()).hexdigest())
 print(json.__spec__.origin)  # from the site's archive of the standard library
-names = lambda m: sorted(f.fname for f in m.ttflist + m.afmlist)
+"""
+# The font list names the fonts matplotlib finds (reading each: the later ones
+# load from the site).
+SAME_FONTS = """names = lambda m: sorted(f.fname for f in m.ttflist + m.afmlist)
 print(names(fm.json_load(font_list)) == names(fm.FontManager()))
 """
 
@@ -397,6 +400,14 @@ def _shipped_font_list(site) -> str:
         return hashlib.sha256(file.read()).hexdigest()
 
 
+# A font of matplotlib's that a start does not read: loaded when read.
+LATER_FONT = """import hashlib
+from matplotlib import font_manager, ft2font
+path = font_manager.findfont("STIXGeneral", fallback_to_default=False)
+data = open(path, "rb").read()
+print(ft2font.FT2Font(path).family_name, hashlib.sha256(data).hexdigest())
+"""
+LOST_FILE = {"en": "did not load while the code ran", "zh": "运行代码时"}
 KEPT = """async () => {
   const kept = await caches.open("attention-docs-python");
   return (await kept.keys()).map((request) => request.url);
@@ -446,7 +457,9 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
     assert set(json.loads(printed[0])) <= set(bytecode.stale_library(ROOT, bundle))
     assert printed[1] == _shipped_font_list(built_site)
     assert printed[2] == "/lib/python312.zip/json/__init__.pyc", printed[2]
-    assert printed[3] == "True"  # the shipped list names the fonts matplotlib finds
+    assert not [r for r in requests if "/later/" in r]  # its fonts came in the archive
+    _run(page, block, code=SAME_FONTS)
+    assert block.locator(".ad-run-output").text_content().strip() == "True"
 
     # The library raises: its traceback, from the reader's line.
     code = block.get_attribute("data-run-code").replace("=1.0", "=-1.0")
@@ -529,3 +542,27 @@ def test_a_start_and_its_errors_tell_the_reader_what_to_do(
     assert block.locator(".ad-run-status").text_content() == DONE[lang]
     assert len(starts) == 3 and block.locator(".ad-run-output svg").count() > 0
     assert not [r for r in requests if r.endswith(COMPILED_PACKAGES)]
+
+    # A font read late, lost once: the file is named, Retry starts afresh.
+    later = json.loads((built_site / PYODIDE_FOLDER / SITE_LOCK).read_text())[
+        bytecode.IMAGE_ENTRY
+    ]["later"]
+    stix = f"{bytecode.FONTS}ttf/STIXGeneral.ttf"
+    assert stix in later["files"]
+    font = (built_site / PYODIDE_FOLDER / later["folder"] / stix).read_bytes()
+    lost.clear()
+    page.route("**/later/**/STIXGeneral.ttf", once)
+    _run(page, block, code=LATER_FONT)
+    panel, status = block.locator(".ad-run-panel"), block.locator(".ad-run-status")
+    assert LOST_FILE[lang] in status.text_content()
+    assert "STIXGeneral.ttf" in status.text_content() and lost
+    panel.get_by_role("button", name=RETRY[lang]).click()
+    run = panel.get_by_role("button", name=re.compile("^(Run|运行)$"))
+    page.wait_for_function(
+        "b => !b.disabled", arg=run.element_handle(), timeout=FIRST_RUN_MS
+    )
+    assert status.text_content() == DONE[lang] and len(starts) == 4
+    assert block.locator(".ad-run-output").text_content().split() == [
+        "STIXGeneral",
+        hashlib.sha256(font).hexdigest(),
+    ]

@@ -101,13 +101,26 @@ def _files_of(wheel: bytes, prefix: str = PACKAGES_PREFIX) -> dict[str, bytes]:
 
 def test_the_packages_archive_is_the_start_s_wheels_unchanged_and_the_bundle() -> None:
     """Read with tarfile: each file of a wheel a start installs, byte for byte,
-    and the bundle's, whose font list stands in for the wheel's; nothing else."""
+    but the fonts it does not read, and the bundle's, whose font list stands in
+    for the wheel's; nothing else."""
     lock = pyodide.read_lock(ROOT)
     start = pyodide.start_packages(lock)
     expected: dict[str, bytes] = {}
     for package in pyodide.verified_packages(lock, pyodide.package_source(ROOT)):
         if package.name in start:
             expected |= _files_of(package.data)
+    # matplotlib's fonts that a start does not read: beside it, unchanged.
+    later = {
+        p.relative_to(COMPILED / bytecode.LATER).as_posix(): p.read_bytes()
+        for p in (COMPILED / bytecode.LATER).rglob("*")
+        if p.is_file()
+    }
+    fonts = {n for n in expected if n.startswith(PACKAGES_PREFIX + bytecode.FONTS)}
+    assert len(later) > 30
+    assert {PACKAGES_PREFIX + n for n in later} < fonts
+    for name, data in later.items():
+        assert expected.pop(PACKAGES_PREFIX + name) == data
+    assert f"{PACKAGES_PREFIX}{bytecode.FONTS}ttf/DejaVuSans.ttf" in expected
     with zipfile.ZipFile(COMPILED / bytecode.BUNDLE) as bundle:
         replaced = {n: bundle.read(n) for n in bundle.namelist()}
     assert (
@@ -138,22 +151,24 @@ def test_the_packages_archive_is_reproducible_and_refuses_a_file_twice(
     tmp_path: Path,
 ) -> None:
     one = _wheel(tmp_path / "one.whl", {"a/__init__.py": b"x = 1\n", "a/f.json": b"{}"})
-    two = _wheel(tmp_path / "two.whl", {"b.py": b"y = 2\n"})
+    fonts = {f"{bytecode.FONTS}read.ttf": b"read", f"{bytecode.FONTS}later.ttf": b"L"}
+    two = _wheel(tmp_path / "two.whl", {"b.py": b"y = 2\n", **fonts})
     bundle = _wheel(tmp_path / "bundle.zip", {f"/{PACKAGES_PREFIX}a/f.json": b"[1]"})
     first, second = tmp_path / "first.tar.gz", tmp_path / "second.tar.gz"
-    bytecode.write_image([one, two], bundle, first)
-    bytecode.write_image([one, two], bundle, second)
+    read = [f"{bytecode.FONTS}read.ttf"]
+    later = bytecode.write_image([one, two], bundle, first, fonts_read=read)
+    assert later == {f"{bytecode.FONTS}later.ttf": b"L"}
+    bytecode.write_image([one, two], bundle, second, fonts_read=read)
     assert first.read_bytes() == second.read_bytes()
     with tarfile.open(first, "r:gz") as archive:
         names = archive.getnames()
-        assert names == [
-            f"{PACKAGES_PREFIX}{n}" for n in ("a/__init__.py", "b.py", "a/f.json")
-        ]
+        in_order = ("a/__init__.py", "b.py", *read, "a/f.json")
+        assert names == [f"{PACKAGES_PREFIX}{n}" for n in in_order]
         data = archive.extractfile(f"{PACKAGES_PREFIX}a/f.json")
         assert data is not None and data.read() == b"[1]"
     again = _wheel(tmp_path / "again.whl", {"b.py": b"y = 3\n"})
     with pytest.raises(pyodide.PyodideFileError, match="again.whl repeats .*b.py"):
-        bytecode.write_image([one, two, again], bundle, first)
+        bytecode.write_image([one, two, again], bundle, first, fonts_read=read)
 
 
 def test_the_site_s_lock_names_the_packages_archive_and_its_sha256(
@@ -170,6 +185,16 @@ def test_the_site_s_lock_names_the_packages_archive_and_its_sha256(
     entry = site[bytecode.IMAGE_ENTRY]
     assert tmp_path / entry["file_name"] == image
     assert entry["sha256"] == hashlib.sha256(image.read_bytes()).hexdigest()
+    later = entry["later"]
+    assert later["folder"] == f"{bytecode.FOLDER}/{bytecode.LATER}/"
+    kept = COMPILED / bytecode.LATER
+    assert later["files"] == sorted(
+        p.relative_to(kept).as_posix() for p in kept.rglob("*") if p.is_file()
+    )
+    for name in later["files"]:
+        published = tmp_path / later["folder"] / name
+        assert published in written
+        assert published.read_bytes() == (kept / name).read_bytes()
     assert not (tmp_path / bytecode.FOLDER / bytecode.BUNDLE).exists()
 
 

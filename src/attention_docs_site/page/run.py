@@ -50,6 +50,7 @@ WORDS = (
     "failed",
     "worker_failed",
     "load_failed",
+    "lost_file",
     "retry",
     "file_protocol",
 )

@@ -10,7 +10,9 @@
 //     start imports its .pyc;
 //   - the .pyc of each package module imported (the library's too, from its
 //     source here), in its __pycache__ folder, and matplotlib's
-//     fontlist.json, as paths from /, in bytecode.zip.
+//     fontlist.json, as paths from /, in bytecode.zip;
+//   - fonts_read.json: the font files of matplotlib's that they read, as
+//     paths in site-packages.
 // Every .pyc is checked-hash (PEP 552): Python reads the source and compares
 // its hash before it uses one, so a stale .pyc is compiled again, never run.
 import { readFileSync } from "node:fs";
@@ -32,11 +34,19 @@ import importlib.util, os, sys
 
 # What a start imports: the worker's own imports, then the library and a
 # figure; from a file or not (a module that raised ImportError, e.g. on Windows).
-compiled_here = set()
-sys.addaudithook(lambda event, args: event == "compile" and compiled_here.add(str(args[1])))
+compiled_here, opened = set(), None
+def _audit(event, args):
+    if event == "compile":
+        compiled_here.add(str(args[1]))
+    elif event == "open" and opened is not None and isinstance(args[0], str):
+        opened.add(os.path.normpath(args[0]))
+sys.addaudithook(_audit)
 import matplotlib
 matplotlib.use("agg")
 import matplotlib.font_manager
+# Here matplotlib built its font list, reading every font; in the browser it
+# reads the list shipped below. The fonts read from now on are the figures'.
+opened = set()
 sys.path.insert(0, "/library")
 from attention_docs import figures
 figures.nadaraya_watson_fit(lang="en")
@@ -78,6 +88,12 @@ with zipfile.ZipFile("/runtime/python_stdlib.zip") as official, zipfile.ZipFile(
         name = path.removeprefix(STDLIB)
         if path.startswith(STDLIB) and name.endswith(".py") and name in names:
             stdlib.writestr(entry(name + "c"), compiled(official.read(name), path))
+
+# The font files the start and the figures read: the others load when read.
+import json
+fonts = os.path.join(matplotlib.get_data_path(), "fonts") + "/"
+with open("/out/fonts_read.json", "w") as file:
+    json.dump(sorted(p.removeprefix(PACKAGES) for p in opened if p.startswith(fonts)), file)
 
 font_list = os.path.join(os.path.dirname(matplotlib.font_manager.__file__), "fontlist.json")
 with zipfile.ZipFile("/out/bytecode.zip", "w", compresslevel=9) as bundle:

@@ -18,9 +18,11 @@ worker's imports, the library, a figure) and writes, into
   wheel installs them: one changed since is compiled in the browser, as
   before (:func:`stale_library`);
 - ``packages.tar.gz``: the files of every package a start installs, each
-  wheel's unchanged, and ``bytecode.zip``'s, in one tar archive (:func:`write_image`).
-  The worker writes its files into Python's file system in one pass and
-  keeps the unpacked archive in the browser's Cache Storage: Pyodide's
+  wheel's unchanged, and ``bytecode.zip``'s, in one tar archive
+  (:func:`write_image`), but for the font files of matplotlib's that the
+  start does not read, beside it in ``later/`` (:data:`LATER`). The worker
+  writes its files into Python's file system in one pass and keeps the
+  unpacked archive in the browser's Cache Storage: Pyodide's
   ``loadPackage`` unzipped every wheel in Python at every start, and
   loaded every extension module of a package, imported or not. Python now
   loads an extension module at its import.
@@ -48,6 +50,7 @@ import subprocess
 import tarfile
 import tempfile
 import zipfile
+from collections.abc import Collection
 from pathlib import Path
 
 from attention_docs_site.layout import COMPILED_BUNDLE as BUNDLE
@@ -60,10 +63,17 @@ from attention_docs_site.site import pyodide
 STAMP = "stamp.json"
 """What the files were made from (:func:`_stamp`)."""
 SCRIPT = Path(__file__).with_name("bytecode.mjs")
-FORMAT = 2
-"""The files' form: 2 since ``packages.tar.gz``. A new form makes them again."""
+FORMAT = 3
+"""The files' form: 2 since ``packages.tar.gz``, 3 since :data:`LATER`. A new
+form makes them again."""
 PACKAGES = "lib/python3.12/site-packages/"
 """Where Pyodide installs a package, from ``/``."""
+LATER = "later"
+"""In the compiled folder: matplotlib's font files that a start and a first
+figure do not read, by their paths in site-packages. The worker makes each a
+file that loads from the site when Python first reads it (Emscripten's
+``FS.createLazyFile``), so that 7.5 MB of fonts are fetched only if drawn with."""
+FONTS = "matplotlib/mpl-data/fonts/"
 IMAGE_ENTRY = "attention_docs_packages"
 """The site's lock's key for ``packages.tar.gz``: its file name and sha256."""
 
@@ -119,21 +129,34 @@ def compile_bytecode(project: Path, node: str = "node") -> list[Path]:
             runtime / lock["packages"][n]["file_name"]
             for n in pyodide.start_packages(lock)
         ]
-        write_image(wheels, out / BUNDLE, out / IMAGE)
+        read = json.loads((out / "fonts_read.json").read_text("utf-8"))
+        later = write_image(wheels, out / BUNDLE, out / IMAGE, fonts_read=read)
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         written = [folder / STDLIB, folder / BUNDLE, folder / IMAGE]
         for path in written:
             shutil.copyfile(out / path.name, path)
+        for name, data in later.items():
+            path = folder / LATER / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            written.append(path)
     (folder / STAMP).write_text(json.dumps(stamp, indent=2) + "\n", "utf-8")
     return written
 
 
-def write_image(wheels: list[Path], bundle: Path, target: Path) -> None:
+def write_image(
+    wheels: list[Path], bundle: Path, target: Path, *, fonts_read: Collection[str]
+) -> dict[str, bytes]:
     """Write ``packages.tar.gz``: the wheels' files, then ``bundle``'s; reproducible.
 
     A file of ``bundle`` stands in for a wheel's of the same name: matplotlib's
-    wheel has a font list that its version of matplotlib does not read.
+    wheel has a font list that its version of matplotlib does not read. Of
+    matplotlib's font files, only ``fonts_read`` (paths in site-packages) go
+    in; the worker makes the others files that load when read (:data:`LATER`).
+
+    Returns:
+        The font files left out, by their paths in site-packages.
 
     Raises:
         PyodideFileError: Two wheels have a file of the same name.
@@ -141,6 +164,7 @@ def write_image(wheels: list[Path], bundle: Path, target: Path) -> None:
     with zipfile.ZipFile(bundle) as archive:
         replaced = {name.lstrip("/") for name in archive.namelist()}
     seen: set[str] = set()
+    later: dict[str, bytes] = {}
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.USTAR_FORMAT) as tar:
         for path, prefix in [*((w, PACKAGES) for w in wheels), (bundle, "")]:
@@ -153,6 +177,12 @@ def write_image(wheels: list[Path], bundle: Path, target: Path) -> None:
                         raise pyodide.PyodideFileError(f"{path.name} repeats {name}")
                     seen.add(name)
                     data = archive.read(info)
+                    if (
+                        info.filename.startswith(FONTS)
+                        and info.filename not in fonts_read
+                    ):
+                        later[info.filename] = data
+                        continue
                     entry = tarfile.TarInfo(name)
                     entry.size, entry.mode = len(data), 0o644
                     tar.addfile(entry, io.BytesIO(data))
@@ -163,6 +193,7 @@ def write_image(wheels: list[Path], bundle: Path, target: Path) -> None:
         ) as packed,
     ):
         packed.write(raw.getvalue())
+    return later
 
 
 def _read_stamp(folder: Path) -> dict[str, str] | None:
@@ -180,8 +211,10 @@ def check_present(project: Path) -> None:
             make them.
     """
     folder = compiled_folder(project)
-    if _read_stamp(folder) != _stamp(project) or not all(
-        (folder / name).is_file() for name in (STDLIB, BUNDLE, IMAGE)
+    if (
+        _read_stamp(folder) != _stamp(project)
+        or not all((folder / name).is_file() for name in (STDLIB, BUNDLE, IMAGE))
+        or not (folder / LATER).is_dir()
     ):
         raise pyodide.PyodideFileError(
             f"{folder} is missing or was made from another runtime: run "
@@ -256,10 +289,24 @@ def publish(project: Path, runtime: Path) -> list[Path]:
     written = [target / STDLIB, target / IMAGE]
     for path in written:
         shutil.copyfile(source / path.name, path)
+    later = sorted(
+        p.relative_to(source / LATER).as_posix()
+        for p in (source / LATER).rglob("*")
+        if p.is_file()
+    )
+    for name in later:
+        path = target / LATER / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source / LATER / name, path)
+        written.append(path)
     site_lock = runtime / SITE_LOCK
     lock = json.loads(site_lock.read_text("utf-8"))
     sha256 = hashlib.sha256((target / IMAGE).read_bytes()).hexdigest()
-    lock[IMAGE_ENTRY] = {"file_name": f"{FOLDER}/{IMAGE}", "sha256": sha256}
+    lock[IMAGE_ENTRY] = {
+        "file_name": f"{FOLDER}/{IMAGE}",
+        "sha256": sha256,
+        "later": {"folder": f"{FOLDER}/{LATER}/", "files": later},
+    }
     site_lock.write_text(json.dumps(lock, separators=(",", ":")), "utf-8")
     return written
 
