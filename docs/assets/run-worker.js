@@ -251,6 +251,10 @@ function writeTar(FS, buffer) {
 // fails, which would end Pyodide for good; here it is Python's OSError (EIO),
 // and the run's reply names the file, so that the page ends this worker (its
 // matplotlib may have gone on without the font) and offers Retry.
+// A reach into Emscripten's internals (src/attention_docs_site/upstream/
+// README.md): the lazy file's contents, a LazyUint8Array, make their requests
+// in cacheLength and in the getter given to setDataGetter. Checked here, so
+// that a Pyodide whose Emscripten changed them fails its start, naming them.
 let lostFile = null;
 function laterFiles(FS, runtime, { folder, files }) {
   for (const path of files) {
@@ -259,6 +263,8 @@ function laterFiles(FS, runtime, { folder, files }) {
     FS.mkdirTree(parent);
     const url = runtime + folder + path;
     const lazy = FS.createLazyFile(parent, file.slice(parent.length + 1), url, true, false).contents;
+    if (typeof lazy?.cacheLength !== "function" || typeof lazy.setDataGetter !== "function")
+      throw new Error("Emscripten's lazy file has no cacheLength or setDataGetter");
     const guarded = (request) => (...args) => {
       try {
         return request(...args);

@@ -21,16 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import finite_array
+from .checks import finite_array, whole_number
 
 # A Jacobian norm below this passes almost no gradient to a query's scores.
 FLAT = 1e-3
-
-
-def _check_count(name: str, value: object, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
 
 
 def _finite(name: str, values: object) -> np.ndarray:
@@ -89,9 +83,9 @@ def random_queries_keys(
     d: int, n_queries: int, n_keys: int, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
     """Queries and keys with independent standard normal entries (seeded)."""
-    _check_count("d", d)
-    _check_count("n_queries", n_queries)
-    _check_count("n_keys", n_keys)
+    whole_number("d", d)
+    whole_number("n_queries", n_queries)
+    whole_number("n_keys", n_keys)
     rng = np.random.default_rng(seed)
     return rng.standard_normal((n_queries, d)), rng.standard_normal((n_keys, d))
 
