@@ -191,7 +191,7 @@ async function fetched(url) {
 // The start's packages, unpacked: the tar archive of site/bytecode.py, from
 // the browser's Cache Storage if an earlier start kept it there, else from the
 // site, checked against the lock's sha256 (the fetch's integrity) and
-// unpacked by the browser. Kept, its 43 MB are read back instead of
+// unpacked by the browser. Kept, its 36 MB are read back instead of
 // unpacked again at the next start (benchmarks/run_button.py measures both).
 const KEPT = "attention-docs-python";
 async function unpackedPackages(runtime, { file_name, sha256 }) {

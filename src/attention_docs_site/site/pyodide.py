@@ -156,9 +156,9 @@ def site_lock(lock: dict) -> dict:
 def start_packages(lock: dict) -> list[str]:
     """The lock's names of what a start installs, sorted.
 
-    :data:`NEEDED` and their dependencies, but not :data:`ON_DEMAND`.
+    :data:`NEEDED` and their dependencies in the site's lock: not :data:`ON_DEMAND`.
     """
-    return [name for name in closure(site_lock(lock)) if name not in ON_DEMAND]
+    return closure(site_lock(lock))
 
 
 def archive_folder(project: Path) -> Path:
